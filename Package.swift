@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// `--no-undefined` turns a missing @_cdecl symbol into a link error instead of a plugin that
+// GStreamer silently blacklists. Sanitizer builds leave sanitizer symbols undefined on purpose,
+// so REPLAYCAST_ALLOW_UNDEFINED=1 switches the check off for them.
+let strictLinking: [LinkerSetting] =
+    Context.environment["REPLAYCAST_ALLOW_UNDEFINED"] == "1" ? [] : [.unsafeFlags(["-Xlinker", "--no-undefined"])]
+
+let package = Package(
+    name: "ReplayCast",
+    products: [
+        // GStreamer derives the plugin name from the file name: libgstreplaycast.so -> "replaycast".
+        .library(name: "gstreplaycast", type: .dynamic, targets: ["ReplayCast"]),
+        .executable(name: "replaycast", targets: ["ReplayCastCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        .systemLibrary(name: "CGstCheck", pkgConfig: "gstreamer-check-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev"])]),
+        .target(
+            name: "CReplayCast",
+            dependencies: ["CGStreamer"],
+            cSettings: [.unsafeFlags(["-fvisibility=hidden", "-Wall", "-Wextra", "-Wno-unused-parameter", "-Werror"])]),
+        .target(name: "MediaKernels"),
+        .target(
+            name: "ReplayCast",
+            dependencies: ["CReplayCast", "CGStreamer", "MediaKernels"],
+            linkerSettings: strictLinking),
+        .executableTarget(
+            name: "ReplayCastCLI",
+            dependencies: ["ReplayCast", "CReplayCast", "CGStreamer",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "MediaKernelsTests", dependencies: ["MediaKernels"]),
+        .testTarget(name: "ReplayCastTests", dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "CGstCheck", "MediaKernels"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef CGSTCHECK_SHIM_H
+#define CGSTCHECK_SHIM_H
+#include <gst/check/gstharness.h>
+#endif

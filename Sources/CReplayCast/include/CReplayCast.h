@@ -1,0 +1,12 @@
+/* Everything Swift sees of the C side: instance structs of our element types, the
+ * macro/variadic replacements in rc_gst.h, and the plugin entry point for in-process use. */
+#ifndef CREPLAYCAST_H
+#define CREPLAYCAST_H
+
+#include "rc_gst.h"
+#include "rc_volumemeter.h"
+
+/* Registers the plugin with the running process's registry (tests, the CLI). Idempotent. */
+gboolean rc_plugin_register_static(void);
+
+#endif

@@ -1,0 +1,58 @@
+/* GStreamer's cast, lock and accessor macros, GType macros and variadic constructors do
+ * not import into Swift. Each helper here replaces exactly one of them and can go when
+ * Swift's C importer learns to expand function-like macros. */
+#ifndef RC_GST_H
+#define RC_GST_H
+
+#include <gst/gst.h>
+#include <gst/base/base.h>
+#include <gst/audio/audio.h>
+#include <gst/video/video.h>
+
+#define RC_EXPORT __attribute__((visibility("default")))
+
+static inline GstElement *rc_element(gpointer obj) { return GST_ELEMENT(obj); }
+static inline GstObject *rc_object(gpointer obj) { return GST_OBJECT(obj); }
+static inline GObjectClass *rc_object_class(gpointer obj) { return G_OBJECT_GET_CLASS(obj); }
+static inline void rc_object_lock(gpointer obj) { GST_OBJECT_LOCK(obj); }
+static inline void rc_object_unlock(gpointer obj) { GST_OBJECT_UNLOCK(obj); }
+
+static inline GstClockTime rc_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
+static inline gboolean rc_buffer_is_discont(GstBuffer *b) { return GST_BUFFER_IS_DISCONT(b); }
+static inline gboolean rc_buffer_is_gap(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_GAP); }
+
+static inline GstClockTime rc_frames_to_time(guint64 frames, gint rate) {
+  return GST_FRAMES_TO_CLOCK_TIME(frames, rate);
+}
+
+static inline GstEventType rc_event_type(GstEvent *e) { return GST_EVENT_TYPE(e); }
+static inline const gchar *rc_object_name(gpointer obj) { return GST_OBJECT_NAME(obj); }
+
+/* Message fields: typed setters by quark, so Swift never touches GValue plumbing. */
+void rc_structure_set_uint64(GstStructure *s, GQuark field, guint64 v);
+void rc_structure_set_double(GstStructure *s, GQuark field, gdouble v);
+void rc_structure_set_boolean(GstStructure *s, GQuark field, gboolean v);
+void rc_structure_set_string(GstStructure *s, GQuark field, const gchar *v);
+/* A GValueArray of doubles, the type `level` uses, so apps written for level read ours unchanged. */
+void rc_structure_set_double_array(GstStructure *s, GQuark field, const gdouble *values, guint n);
+
+/* Reads a list of doubles (GValueArray as level posts it, or a GstValueArray/List) into
+ * `out`; returns the number of values, which may exceed `capacity`, or -1 if the field is
+ * missing or not such a list. For applications (the CLI, tests) that read our messages. */
+gint rc_structure_get_double_array(const GstStructure *s, const gchar *field, gdouble *out, gint capacity);
+static inline GType rc_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
+static inline GType rc_type_uint64(void) { return G_TYPE_UINT64; }
+static inline GType rc_type_double(void) { return G_TYPE_DOUBLE; }
+static inline GType rc_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType rc_type_string(void) { return G_TYPE_STRING; }
+static inline GType rc_type_int(void) { return G_TYPE_INT; }
+
+/* GST_ELEMENT_ERROR is a macro: errors posted from Swift go through these. */
+void rc_element_error_stream_format(gpointer element, const gchar *text, const gchar *debug);
+void rc_element_error_core_negotiation(gpointer element, const gchar *text, const gchar *debug);
+
+/* Negotiation that names the element and the reason (see rc_negotiation.c). */
+gboolean rc_caps_query_reveal_unsupported(GstQuery *query, GstCaps *supported);
+gboolean rc_accept_caps_or_explain(GstElement *element, GstCaps *caps, GstCaps *supported);
+
+#endif

@@ -1,0 +1,35 @@
+#ifndef RC_VOLUMEMETER_H
+#define RC_VOLUMEMETER_H
+
+#include "rc_gst.h"
+
+#define RC_VOLUMEMETER_DEFAULT_INTERVAL (GST_SECOND / 10)
+#define RC_VOLUMEMETER_DEFAULT_POST_MESSAGES TRUE
+#define RC_VOLUMEMETER_DEFAULT_PEAK_TTL (GST_SECOND / 10 * 3)
+#define RC_VOLUMEMETER_DEFAULT_PEAK_FALLOFF 10.0
+#define RC_VOLUMEMETER_DEFAULT_LOUDNESS FALSE
+
+/* Property values; the copy in the instance is guarded by the object lock, the streaming
+ * thread works on a snapshot taken with rc_volumemeter_copy_settings. */
+typedef struct {
+  guint64 interval;       /* ns between messages */
+  gboolean post_messages;
+  guint64 peak_ttl;       /* ns a decay peak holds before falling */
+  gdouble peak_falloff;   /* dB/s, with level's meaning */
+  gboolean loudness;      /* EBU R128 measurement on/off */
+} RcVolumeMeterSettings;
+
+typedef struct {
+  GstBaseTransform parent;
+  RcVolumeMeterSettings settings;
+  void *state; /* Swift VolumeMeter, retained; lives from instance init to finalize */
+} RcVolumeMeter;
+
+typedef struct {
+  GstBaseTransformClass parent_class;
+} RcVolumeMeterClass;
+
+GType rc_volumemeter_get_type(void);
+void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out);
+
+#endif

@@ -1,0 +1,177 @@
+/// What a meter measured over one interval. The buffers are the meter's own storage,
+/// valid only while the report callback runs.
+public struct LevelReport {
+    /// First frame of the interval, counted from the meter's last restart.
+    public var startFrame: Int64
+    public var frames: Int
+    /// Per channel, dBFS (floored at Decibels.floor).
+    public var rms: UnsafeBufferPointer<Double>
+    public var peak: UnsafeBufferPointer<Double>
+    public var decay: UnsafeBufferPointer<Double>
+    /// 10·log10 of the mean square over all channels in 16-bit sample units (the loudness
+    /// value iOS screen-recording code computes): about 90.3 for a full-scale square wave.
+    public var volume: Double
+    public var loudness: Loudness?
+
+    public struct Loudness {
+        public var momentary: Double
+        public var shortTerm: Double
+        public var integrated: Double
+        /// Per channel, dBTP, highest over this interval.
+        public var truePeak: UnsafeBufferPointer<Double>
+    }
+}
+
+/// Splits a stream into intervals that are exact in samples, whatever the buffer sizes,
+/// and measures each: rms, peak, level's decaying peak, app-style volume and, when asked
+/// for, EBU R128 loudness. All storage is allocated at init (once per caps).
+public final class LevelMeter {
+    public struct Settings: Equatable, Sendable {
+        public var intervalFrames: Int
+        public var peakTTLNanoseconds: UInt64
+        public var peakFalloff: Double
+        public var loudness: Bool
+
+        public init(intervalFrames: Int, peakTTLNanoseconds: UInt64, peakFalloff: Double, loudness: Bool) {
+            self.intervalFrames = max(1, intervalFrames)
+            self.peakTTLNanoseconds = peakTTLNanoseconds
+            self.peakFalloff = peakFalloff
+            self.loudness = loudness
+        }
+    }
+
+    public let format: SampleFormat
+    public let rate: Int
+    public let channels: Int
+    public var settings: Settings {
+        didSet {
+            if settings.loudness && !oldValue.loudness { loudnessMeter.reset() }
+        }
+    }
+
+    let kernel: ChannelLevelKernel
+    let loudnessMeter: LoudnessMeter
+    var decays: [DecayingPeak]
+    /// Raw-unit accumulators of the interval in progress, then the report's dB values.
+    let storage: UnsafeMutablePointer<Double>
+    var intervalStart: Int64 = 0
+    var intervalFrames = 0
+
+    public init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole], settings: Settings) {
+        self.format = format
+        self.rate = rate
+        channels = roles.count
+        self.settings = settings
+        kernel = ChannelLevelKernel(format: format)
+        loudnessMeter = LoudnessMeter(format: format, rate: rate, roles: roles)
+        decays = Array(repeating: DecayingPeak(), count: roles.count)
+        storage = .allocate(capacity: 6 * roles.count)
+        storage.initialize(repeating: 0, count: 6 * roles.count)
+    }
+
+    deinit { storage.deallocate() }
+
+    private var sums: UnsafeMutablePointer<Double> { storage }
+    private var peaks: UnsafeMutablePointer<Double> { storage + channels }
+    private var rmsOut: UnsafeMutablePointer<Double> { storage + 2 * channels }
+    private var peakOut: UnsafeMutablePointer<Double> { storage + 3 * channels }
+    private var decayOut: UnsafeMutablePointer<Double> { storage + 4 * channels }
+    private var truePeakOut: UnsafeMutablePointer<Double> { storage + 5 * channels }
+
+    /// Frames measured since the last restart.
+    public var measuredFrames: Int64 { intervalStart + Int64(intervalFrames) }
+
+    /// Measures `frames` interleaved frames; `report` runs for every interval completed.
+    public func process(_ samples: UnsafeRawPointer, frames: Int, report: (LevelReport) -> Void) {
+        feed(samples, frames: frames, report: report)
+    }
+
+    /// Counts `frames` of silence (GAP buffers) without reading memory.
+    public func processSilence(frames: Int, report: (LevelReport) -> Void) {
+        feed(nil, frames: frames, report: report)
+    }
+
+    private func feed(_ samples: UnsafeRawPointer?, frames: Int, report: (LevelReport) -> Void) {
+        var done = 0
+        while done < frames {
+            let count = min(settings.intervalFrames - intervalFrames, frames - done)
+            if count > 0 {
+                if let samples {
+                    let first = samples + done * channels * format.bytesPerSample
+                    kernel.accumulate(first, count, channels, sums, peaks)
+                    if settings.loudness { loudnessMeter.process(first, frames: count) }
+                } else if settings.loudness {
+                    loudnessMeter.process(nil, frames: count)
+                }
+                done += count
+                intervalFrames += count
+            }
+            if intervalFrames >= settings.intervalFrames { emit(report) }
+        }
+    }
+
+    /// Reports the interval in progress if it holds any frames (end of stream, discontinuity).
+    public func flush(report: (LevelReport) -> Void) {
+        if intervalFrames > 0 { emit(report) }
+    }
+
+    /// Drops the interval in progress and restarts frame counting at `startFrame`.
+    public func restart(at startFrame: Int64 = 0) {
+        intervalStart = startFrame
+        intervalFrames = 0
+        for c in 0..<(2 * channels) { storage[c] = 0 }
+        loudnessMeter.resetTruePeaks()
+    }
+
+    /// Forgets all history: decaying peaks and loudness too.
+    public func reset() {
+        restart()
+        decays = Array(repeating: DecayingPeak(), count: channels)
+        loudnessMeter.reset()
+    }
+
+    private func emit(_ report: (LevelReport) -> Void) {
+        let frames = intervalFrames
+        let scale = format.fullScale
+        let duration = framesToNanoseconds(Int64(frames))
+        var meanSquareAll = 0.0
+        for c in 0..<channels {
+            let meanSquare = sums[c] / Double(frames) / (scale * scale)
+            meanSquareAll += meanSquare
+            let peakPower = (peaks[c] / scale) * (peaks[c] / scale)
+            rmsOut[c] = Decibels.fromPower(meanSquare)
+            peakOut[c] = Decibels.fromPower(peakPower)
+            let decayPower = decays[c].update(peakPower: peakPower, durationNanoseconds: duration,
+                                              ttlNanoseconds: settings.peakTTLNanoseconds,
+                                              falloffDecibelsPerSecond: settings.peakFalloff)
+            decayOut[c] = Decibels.fromPower(decayPower)
+        }
+        let volume = Decibels.fromPower(meanSquareAll / Double(channels)) + Self.sixteenBitFullScaleDecibels
+        var loudness: LevelReport.Loudness?
+        if settings.loudness {
+            for c in 0..<channels { truePeakOut[c] = Decibels.fromAmplitude(loudnessMeter.truePeaks[c]) }
+            loudness = .init(momentary: loudnessMeter.momentary, shortTerm: loudnessMeter.shortTerm,
+                             integrated: loudnessMeter.integrated,
+                             truePeak: UnsafeBufferPointer(start: truePeakOut, count: channels))
+        }
+        report(LevelReport(
+            startFrame: intervalStart, frames: frames,
+            rms: UnsafeBufferPointer(start: rmsOut, count: channels),
+            peak: UnsafeBufferPointer(start: peakOut, count: channels),
+            decay: UnsafeBufferPointer(start: decayOut, count: channels),
+            volume: volume, loudness: loudness))
+        restart(at: intervalStart + Int64(frames))
+    }
+
+    /// 20·log10(32768): converts dBFS to the 16-bit units of the `volume` value.
+    public static let sixteenBitFullScaleDecibels = 90.30899869919435
+
+    /// Duration of `frames` rounded to the nearest nanosecond, as GStreamer's
+    /// GST_FRAMES_TO_CLOCK_TIME computes it.
+    public func framesToNanoseconds(_ frames: Int64) -> UInt64 {
+        let (high, low) = UInt64(frames).multipliedFullWidth(by: 1_000_000_000)
+        let r = UInt64(rate)
+        let (q, rem) = r.dividingFullWidth((high, low))
+        return rem >= r - rem ? q + 1 : q
+    }
+}

@@ -1,0 +1,21 @@
+import CGStreamer
+import CReplayCast
+
+extension UnsafeMutablePointer where Pointee == GstBuffer {
+    /// Runs `body` on the buffer's memory mapped for reading; nil if it cannot be mapped.
+    func withReadableBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        var map = GstMapInfo()
+        guard gst_buffer_map(self, &map, GST_MAP_READ) != 0 else { return nil }
+        defer { gst_buffer_unmap(self, &map) }
+        return body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+    }
+
+    var presentationTime: GstClockTime { pointee.pts }
+    var isDiscont: Bool { rc_buffer_is_discont(self) != 0 }
+    var isGap: Bool { rc_buffer_is_gap(self) != 0 }
+}
+
+extension GstClockTime {
+    static let none = GstClockTime.max
+    var isValid: Bool { self != .none }
+}

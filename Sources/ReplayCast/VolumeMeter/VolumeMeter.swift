@@ -1,0 +1,157 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// Streaming-side state of one volumemeter. Touched only by the streaming thread (caps,
+/// buffers, serialized events) and by start/stop while streaming is halted, so it needs no
+/// lock; properties live in the C instance and are copied once per buffer.
+final class VolumeMeter {
+    var format: AudioFormat?
+    var meter: LevelMeter?
+    /// Timestamp of frame 0 of the meter's current run.
+    var baseTime: GstClockTime = .none
+
+    static func of(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> VolumeMeter {
+        Unmanaged<VolumeMeter>.fromOpaque(element.pointee.state).takeUnretainedValue()
+    }
+
+    func settings(_ element: UnsafeMutablePointer<RcVolumeMeter>, rate: Int) -> (LevelMeter.Settings, post: Bool) {
+        var raw = RcVolumeMeterSettings()
+        rc_volumemeter_copy_settings(element, &raw)
+        let intervalFrames = Int(gst_util_uint64_scale_round(raw.interval, guint64(rate), 1_000_000_000))
+        return (LevelMeter.Settings(intervalFrames: intervalFrames, peakTTLNanoseconds: UInt64(raw.peak_ttl),
+                                    peakFalloff: raw.peak_falloff, loudness: raw.loudness != 0),
+                raw.post_messages != 0)
+    }
+
+    func setCaps(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ caps: UnsafeMutablePointer<GstCaps>) -> Bool {
+        guard let format = AudioFormat(caps: caps) else {
+            rc_element_error_core_negotiation(element, "volumemeter cannot read these caps", nil)
+            return false
+        }
+        if format == self.format { return true }
+        let post = post(element)
+        meter?.flush(report: post)
+        self.format = format
+        meter = LevelMeter(format: format.sampleFormat, rate: format.rate, roles: format.roles,
+                           settings: settings(element, rate: format.rate).0)
+        baseTime = .none
+        return true
+    }
+
+    func transform(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+        guard let meter, let format else { return GST_FLOW_NOT_NEGOTIATED }
+        let (settings, postMessages) = self.settings(element, rate: format.rate)
+        if settings != meter.settings { meter.settings = settings }
+        let post: (LevelReport) -> Void = postMessages ? self.post(element) : { _ in }
+
+        let pts = buffer.presentationTime
+        if pts.isValid {
+            if !baseTime.isValid {
+                baseTime = pts
+                meter.restart()
+            } else if buffer.isDiscont && !isContinuous(pts, meter) {
+                meter.flush(report: post)
+                baseTime = pts
+                meter.restart()
+            }
+        } else if !baseTime.isValid {
+            baseTime = 0
+        }
+
+        let measured = buffer.withReadableBytes { bytes -> Bool in
+            guard bytes.count % format.bytesPerFrame == 0 else { return false }
+            let frames = bytes.count / format.bytesPerFrame
+            if buffer.isGap || frames == 0 {
+                meter.processSilence(frames: frames, report: post)
+            } else {
+                meter.process(bytes.baseAddress!, frames: frames, report: post)
+            }
+            return true
+        }
+        if measured != true {
+            rc_element_error_stream_format(element, "volumemeter received a buffer it cannot read",
+                                           "buffer size is not a whole number of \(format.bytesPerFrame)-byte frames, or mapping failed")
+            return GST_FLOW_ERROR
+        }
+        return GST_FLOW_OK
+    }
+
+    /// A DISCONT buffer whose timestamp continues the stream (within half a sample) does not
+    /// cut the interval short, so messages stay the same whatever the buffering upstream.
+    private func isContinuous(_ pts: GstClockTime, _ meter: LevelMeter) -> Bool {
+        let expected = baseTime &+ GstClockTime(meter.framesToNanoseconds(meter.measuredFrames))
+        let halfSample = GstClockTime(meter.framesToNanoseconds(1) / 2)
+        return (pts > expected ? pts - expected : expected - pts) <= halfSample
+    }
+
+    func endOfStream(_ element: UnsafeMutablePointer<RcVolumeMeter>) {
+        meter?.flush(report: post(element))
+    }
+
+    func flushStop() {
+        meter?.restart()
+        baseTime = .none
+    }
+
+    func stop() {
+        meter = nil
+        format = nil
+        baseTime = .none
+    }
+
+    /// A report poster bound to this element; messages are posted with no lock held.
+    private func post(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> (LevelReport) -> Void {
+        { [self] report in
+            guard let meter else { return }
+            let start = GstClockTime(meter.framesToNanoseconds(report.startFrame))
+            let end = GstClockTime(meter.framesToNanoseconds(report.startFrame + Int64(report.frames)))
+            let message = VolumeMeterMessage.make(report: report, timestamp: baseTime &+ start,
+                                                  duration: end - start, segment: &element.pointee.parent.segment)
+            let gstMessage = gst_message_new_element(rc_object(element), message)
+            gst_element_post_message(rc_element(element), gstMessage)
+        }
+    }
+}
+
+@_cdecl("rc_volumemeter_state_new")
+func volumemeterStateNew() -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(VolumeMeter()).toOpaque()
+}
+
+@_cdecl("rc_volumemeter_state_free")
+func volumemeterStateFree(_ state: UnsafeMutableRawPointer?) {
+    guard let state else { return }
+    Unmanaged<VolumeMeter>.fromOpaque(state).release()
+}
+
+@_cdecl("rc_volumemeter_start")
+func volumemeterStart(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean {
+    VolumeMeter.of(element).stop()
+    return 1
+}
+
+@_cdecl("rc_volumemeter_stop")
+func volumemeterStop(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean {
+    VolumeMeter.of(element).stop()
+    return 1
+}
+
+@_cdecl("rc_volumemeter_set_caps")
+func volumemeterSetCaps(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
+    VolumeMeter.of(element).setCaps(element, caps) ? 1 : 0
+}
+
+@_cdecl("rc_volumemeter_transform_ip")
+func volumemeterTransformIP(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+    VolumeMeter.of(element).transform(element, buffer)
+}
+
+@_cdecl("rc_volumemeter_sink_event")
+func volumemeterSinkEvent(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ event: UnsafeMutablePointer<GstEvent>) {
+    switch rc_event_type(event) {
+    case GST_EVENT_EOS: VolumeMeter.of(element).endOfStream(element)
+    case GST_EVENT_FLUSH_STOP: VolumeMeter.of(element).flushStop()
+    default: break
+    }
+}

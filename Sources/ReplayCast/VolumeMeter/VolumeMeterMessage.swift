@@ -1,0 +1,49 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// The `volumemeter` element message: level's fields and units, plus `volume` and, with
+/// loudness on, the EBU R128 values.
+enum VolumeMeterMessage {
+    static let name = Quark.of("volumemeter")
+    static let timestamp = Quark.of("timestamp")
+    static let streamTime = Quark.of("stream-time")
+    static let runningTime = Quark.of("running-time")
+    static let duration = Quark.of("duration")
+    static let endTime = Quark.of("endtime")
+    static let rms = Quark.of("rms")
+    static let peak = Quark.of("peak")
+    static let decay = Quark.of("decay")
+    static let volume = Quark.of("volume")
+    static let momentary = Quark.of("momentary")
+    static let shortTerm = Quark.of("short-term")
+    static let integrated = Quark.of("integrated")
+    static let truePeak = Quark.of("true-peak")
+
+    static func make(report: LevelReport, timestamp ts: GstClockTime, duration length: GstClockTime,
+                     segment: UnsafePointer<GstSegment>) -> UnsafeMutablePointer<GstStructure> {
+        let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, ts)
+        let stream = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, ts)
+        let s = gst_structure_new_id_empty(name)!
+        rc_structure_set_uint64(s, endTime, stream.isValid ? stream &+ length : .none)
+        rc_structure_set_uint64(s, timestamp, ts)
+        rc_structure_set_uint64(s, streamTime, stream)
+        rc_structure_set_uint64(s, runningTime, running)
+        rc_structure_set_uint64(s, duration, length)
+        setArray(s, rms, report.rms)
+        setArray(s, peak, report.peak)
+        setArray(s, decay, report.decay)
+        rc_structure_set_double(s, volume, report.volume)
+        if let loudness = report.loudness {
+            rc_structure_set_double(s, momentary, loudness.momentary)
+            rc_structure_set_double(s, shortTerm, loudness.shortTerm)
+            rc_structure_set_double(s, integrated, loudness.integrated)
+            setArray(s, truePeak, loudness.truePeak)
+        }
+        return s
+    }
+
+    private static func setArray(_ s: UnsafeMutablePointer<GstStructure>, _ field: GQuark, _ values: UnsafeBufferPointer<Double>) {
+        rc_structure_set_double_array(s, field, values.baseAddress, guint(values.count))
+    }
+}

@@ -1,0 +1,68 @@
+import CGStreamer
+import CGstCheck
+import CReplayCast
+
+/// A GstHarness around one element, with a bus so its element messages can be read.
+final class Harness {
+    let harness: UnsafeMutablePointer<GstHarness>
+    let bus: UnsafeMutablePointer<GstBus>
+
+    init(_ description: String, caps: String) {
+        GStreamerSetup.ensure()
+        harness = gst_harness_new_parse(description)
+        bus = gst_bus_new()
+        gst_element_set_bus(harness.pointee.element, bus)
+        gst_harness_set_src_caps_str(harness, caps)
+    }
+
+    deinit {
+        gst_harness_teardown(harness)
+        gst_object_unref(bus)
+    }
+
+    var element: UnsafeMutablePointer<GstElement> { harness.pointee.element }
+
+    @discardableResult
+    func push(_ bytes: [UInt8], pts: UInt64, duration: UInt64 = UInt64.max, flags: GstBufferFlags? = nil) -> GstFlowReturn {
+        let buffer = makeBuffer(bytes, pts: pts, duration: duration)
+        if let flags { buffer.pointee.mini_object.flags |= flags.rawValue }
+        return gst_harness_push(harness, buffer)
+    }
+
+    func makeBuffer(_ bytes: [UInt8], pts: UInt64, duration: UInt64 = UInt64.max) -> UnsafeMutablePointer<GstBuffer> {
+        let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil)!
+        _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
+        buffer.pointee.pts = GstClockTime(pts)
+        buffer.pointee.duration = GstClockTime(duration)
+        return buffer
+    }
+
+    func pushEOS() {
+        _ = gst_harness_push_event(harness, gst_event_new_eos())
+    }
+
+    /// Drops the buffers that came out, so memory stays flat in long pushes.
+    func discardOutput() {
+        while let buffer = gst_harness_try_pull(harness) { gst_buffer_unref(buffer) }
+    }
+
+    /// Texts of the error messages posted so far.
+    private(set) var errors: [String] = []
+
+    /// Element messages posted so far, oldest first; error texts are kept in `errors`.
+    func messages() -> [Fields] {
+        var out: [Fields] = []
+        while let message = gst_bus_pop(bus) {
+            defer { gst_message_unref(message) }
+            if message.pointee.type == GST_MESSAGE_ERROR {
+                var gerror: UnsafeMutablePointer<GError>?
+                gst_message_parse_error(message, &gerror, nil)
+                errors.append(gerror.map { String(cString: $0.pointee.message) } ?? "")
+                g_clear_error(&gerror)
+            } else if message.pointee.type == GST_MESSAGE_ELEMENT, let s = gst_message_get_structure(message) {
+                out.append(Fields(s))
+            }
+        }
+        return out
+    }
+}

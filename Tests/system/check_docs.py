@@ -1,0 +1,95 @@
+"""Every element of the plugin has docs/<element>.md whose property table and pad templates
+agree with what gst-inspect-1.0 prints. Exits non-zero listing each disagreement."""
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+INHERITED = {"name", "parent", "qos"}
+
+
+def inspect(name):
+    return subprocess.run(["gst-inspect-1.0", name], check=True, capture_output=True, text=True).stdout
+
+
+def elements():
+    text = inspect("replaycast")
+    return re.findall(r"^  (\w+): ", text, re.M)
+
+
+def properties(text):
+    """name -> (blurb, type, range, default) as gst-inspect prints them."""
+    section = text.split("Element Properties:", 1)[1].split("\nElement Signals:", 1)[0]
+    section = section.split("\nElement Actions:", 1)[0]
+    props = {}
+    for block in re.split(r"\n(?=  [a-z][\w-]* +: )", section):
+        head = re.match(r"\s*([a-z][\w-]*) +: (.*)", block)
+        if not head:
+            continue
+        name, blurb = head.group(1), head.group(2).strip()
+        lines = [l.strip() for l in block.splitlines()[1:]]
+        while lines and not lines[0].startswith("flags:"):
+            blurb += " " + lines.pop(0)
+        detail = " ".join(l for l in lines if not l.startswith("flags:"))
+        kind = re.match(r"([\w ]+?)(?:\.| \"|$)", detail)
+        rng = re.search(r"Range: *(\S+) *- *(\S+)", detail)
+        default = re.search(r"Default: *(.*?)\s*(?:\(|$)", detail)
+        props[name] = (blurb, kind.group(1) if kind else "",
+                       f"{rng.group(1)} – {rng.group(2)}" if rng else "",
+                       default.group(1).strip().strip('"') if default else "")
+    return props
+
+
+def pad_templates(text):
+    section = text.split("Pad Templates:", 1)[1].split("\nElement has", 1)[0]
+    return re.findall(r"(SINK|SRC) template: '([^']+)'\s+Availability: (\w+)", section)
+
+
+def table_rows(doc):
+    rows = {}
+    for line in doc.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 5 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+def main():
+    problems = []
+    for element in elements():
+        path = ROOT / "docs" / f"{element}.md"
+        if not path.exists():
+            problems.append(f"{element}: docs/{element}.md is missing")
+            continue
+        doc = path.read_text()
+        text = inspect(element)
+        rows = table_rows(doc)
+        for name, (blurb, kind, rng, default) in properties(text).items():
+            if name in INHERITED:
+                continue
+            row = rows.get(name)
+            if row is None:
+                problems.append(f"{element}: property {name} is not in the docs table")
+                continue
+            expected = [kind, rng or "—", default]
+            if row[1:4] != expected:
+                problems.append(f"{element}: {name}: docs say {row[1:4]}, gst-inspect says {expected}")
+            if blurb not in row[4]:
+                problems.append(f"{element}: {name}: docs description lacks the blurb '{blurb}'")
+        for name in rows:
+            if name not in properties(text):
+                problems.append(f"{element}: docs list property {name} that gst-inspect does not show")
+        for direction, template, availability in pad_templates(text):
+            if not re.search(rf"`{re.escape(template)}`.*{direction.lower()}.*{availability.lower()}", doc, re.I):
+                problems.append(f"{element}: pad template {template} ({direction}, {availability}) is not documented")
+        caps_values = set(re.findall(r"\(string\)(\w+)", text.split("Pad Templates:", 1)[1].split("\nElement has", 1)[0]))
+        for value in sorted(caps_values):
+            if value not in doc:
+                problems.append(f"{element}: caps value {value} is not mentioned in the docs")
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+sys.exit(main())
