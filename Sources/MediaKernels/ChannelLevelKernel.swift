@@ -1,121 +1,156 @@
 /// Per-channel sum of squares and largest magnitude of interleaved samples, in raw sample
-/// units, added into caller-owned accumulators. Chosen once per format; allocates nothing.
-public struct ChannelLevelKernel: Sendable {
-    public typealias Function = @Sendable (
-        _ samples: UnsafeRawPointer, _ frames: Int, _ channels: Int,
-        _ sumsOfSquares: UnsafeMutablePointer<Double>, _ peaks: UnsafeMutablePointer<Double>
-    ) -> Void
-
+/// units. Vector accumulators persist across calls and are read out once per interval by
+/// `drain`, so a buffer costs its samples and almost nothing else. Chosen once per format
+/// and channel count; allocates nothing after init.
+public final class ChannelLevelKernel {
     public let format: SampleFormat
-    public let accumulate: Function
+    public let channels: Int
+    private let addSamples: (UnsafeRawPointer, Int) -> Void
+    private let drainInto: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>) -> Void
 
-    public init(format: SampleFormat) {
+    public init(format: SampleFormat, channels: Int) {
+        precondition(channels > 0)
         self.format = format
+        self.channels = channels
         switch format {
-        case .s16le: accumulate = { channelLevels(S16LELoad.self, $0, $1, $2, $3, $4) }
-        case .s16be: accumulate = { channelLevels(S16BELoad.self, $0, $1, $2, $3, $4) }
-        case .s32le: accumulate = { channelLevels(S32LELoad.self, $0, $1, $2, $3, $4) }
-        case .f32le: accumulate = { channelLevels(F32LELoad.self, $0, $1, $2, $3, $4) }
-        case .f64le: accumulate = { channelLevels(F64LELoad.self, $0, $1, $2, $3, $4) }
+        case .s16le: (addSamples, drainInto) = Self.bind(LaneAccumulator<S16LELoad>(channels: channels))
+        case .s16be: (addSamples, drainInto) = Self.bind(LaneAccumulator<S16BELoad>(channels: channels))
+        case .s32le: (addSamples, drainInto) = Self.bind(LaneAccumulator<S32LELoad>(channels: channels))
+        case .f32le: (addSamples, drainInto) = Self.bind(LaneAccumulator<F32LELoad>(channels: channels))
+        case .f64le: (addSamples, drainInto) = Self.bind(LaneAccumulator<F64LELoad>(channels: channels))
         }
+    }
+
+    /// Closures over a concretely typed accumulator, so its loops are specialised for the
+    /// format (a generic class reached through a protocol would run unspecialised).
+    @inline(__always)
+    private static func bind<L>(_ lanes: LaneAccumulator<L>) -> ((UnsafeRawPointer, Int) -> Void,
+                                                                 (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>) -> Void) {
+        ({ lanes.add($0, samples: $1) }, { lanes.drain($0, $1) })
+    }
+
+    /// Adds `frames` interleaved frames starting at `samples`.
+    public func add(_ samples: UnsafeRawPointer, frames: Int) {
+        addSamples(samples, frames * channels)
+    }
+
+    /// Adds everything accumulated since the last drain into `sumsOfSquares` and `peaks`
+    /// (per channel, raw units) and starts afresh.
+    public func drain(sumsOfSquares: UnsafeMutablePointer<Double>, peaks: UnsafeMutablePointer<Double>) {
+        drainInto(sumsOfSquares, peaks)
     }
 }
 
-/// Float partial sums are moved into the Double totals every this many vectors, which keeps
-/// the relative rounding error of a sum below 1e-5 (≈ 0.00004 dB).
-private let vectorsPerFlush = 64
-private let lanes = 16
+private let blockSamples = 16
+/// Float partial sums move into Double totals every this many blocks per position, which
+/// keeps the relative rounding error of a sum below 1e-5 (≈ 0.00004 dB).
+private let blocksPerFlush = 64
 
 private func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
-/// Lane l of vector v (counted from the start) holds channel (v·16 + l) mod channels, so the
-/// lane-to-channel pattern repeats every `channels / gcd(16, channels)` vectors: one vector
-/// for 1, 2, 4, 8 channels, three for 3 and 6, five for 5, seven for 7.
-@inline(__always)
-private func channelLevels<L: SampleLoading>(
-    _: L.Type, _ base: UnsafeRawPointer, _ frames: Int, _ channels: Int,
-    _ sums: UnsafeMutablePointer<Double>, _ peaks: UnsafeMutablePointer<Double>
-) {
-    let total = frames * channels
-    let period = channels / gcd(lanes, channels)
-    var done = 0
-    if period == 1 {
-        done = uniformLanes(L.self, base, total, channels, sums, peaks)
-    } else {
-        done = periodicLanes(L.self, base, total, channels, period, sums, peaks)
-    }
-    var sample = done
-    while sample < total {
-        let value = L.scalar(base, sample)
-        let channel = sample % channels
-        sums[channel] += Double(value) * Double(value)
-        peaks[channel] = max(peaks[channel], Double(abs(value)))
-        sample += 1
+/// Running sums and extremes of one block position (16 samples as two SIMD8 vectors).
+private struct BlockAccumulator<L: SampleLoading> {
+    var sumA = SIMD8<L.Value>(repeating: 0), sumB = SIMD8<L.Value>(repeating: 0)
+    var extremes = L.noExtremes
+
+    @inline(__always)
+    mutating func add(_ base: UnsafeRawPointer, block: Int) {
+        let (a, b) = L.block(base, block, &extremes)
+        sumA += a * a
+        sumB += b * b
     }
 }
 
-@inline(__always)
-private func uniformLanes<L: SampleLoading>(
-    _: L.Type, _ base: UnsafeRawPointer, _ total: Int, _ channels: Int,
-    _ sums: UnsafeMutablePointer<Double>, _ peaks: UnsafeMutablePointer<Double>
-) -> Int {
-    let vectors = total / lanes
-    var highest = SIMD16<Float>(repeating: 0)
-    var lowest = SIMD16<Float>(repeating: 0)
-    var vector = 0
-    while vector < vectors {
-        let end = min(vector + vectorsPerFlush, vectors)
-        var squares = SIMD16<Float>(repeating: 0)
-        while vector < end {
-            let v = L.vector(base, vector &* lanes)
-            squares.addProduct(v, v)
-            highest = pointwiseMax(highest, v)
-            lowest = pointwiseMin(lowest, v)
-            vector &+= 1
-        }
-        for lane in 0..<lanes { sums[lane % channels] += Double(squares[lane]) }
-    }
-    for lane in 0..<lanes {
-        let channel = lane % channels
-        peaks[channel] = max(peaks[channel], Double(max(highest[lane], -lowest[lane])))
-    }
-    return vectors * lanes
-}
+/// Block k of a call starts at sample 16·k, and every call starts on a frame, so lane l of
+/// vector v always holds channel (16·k + position(v, l)) mod channels: the pattern repeats
+/// every channels / gcd(16, channels) blocks — one block for 1, 2, 4, 8 channels, more for
+/// 3, 5, 6, 7 — and one accumulator per block of the period serves every call.
+private final class LaneAccumulator<L: SampleLoading> {
+    let channels: Int
+    let period: Int
+    let blocks: UnsafeMutablePointer<BlockAccumulator<L>>
+    /// Double totals of what was flushed out of the vectors and of the scalar tails.
+    let totals: UnsafeMutablePointer<Double>
+    let tailPeaks: UnsafeMutablePointer<Double>
+    @exclusivity(unchecked) var unflushed = 0
 
-private func periodicLanes<L: SampleLoading>(
-    _: L.Type, _ base: UnsafeRawPointer, _ total: Int, _ channels: Int, _ period: Int,
-    _ sums: UnsafeMutablePointer<Double>, _ peaks: UnsafeMutablePointer<Double>
-) -> Int {
-    let periods = total / (lanes * period)
-    withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 3 * period) { scratch in
-        let squares = scratch.baseAddress!
-        let highest = squares + period
-        let lowest = highest + period
-        for k in 0..<(3 * period) { scratch[k] = SIMD16(repeating: 0) }
-        var index = 0
-        while index < periods {
-            let end = min(index + vectorsPerFlush, periods)
-            while index < end {
-                let first = index &* period
-                for k in 0..<period {
-                    let v = L.vector(base, (first &+ k) &* lanes)
-                    squares[k].addProduct(v, v)
-                    highest[k] = pointwiseMax(highest[k], v)
-                    lowest[k] = pointwiseMin(lowest[k], v)
+    init(channels: Int) {
+        self.channels = channels
+        period = channels / gcd(blockSamples, channels)
+        blocks = .allocate(capacity: period)
+        blocks.initialize(repeating: BlockAccumulator(), count: period)
+        totals = .allocate(capacity: 2 * channels)
+        totals.initialize(repeating: 0, count: 2 * channels)
+        tailPeaks = totals + channels
+    }
+
+    deinit {
+        blocks.deallocate()
+        totals.deallocate()
+    }
+
+    func add(_ base: UnsafeRawPointer, samples: Int) {
+        let runs = samples / (blockSamples * period)
+        var run = 0
+        if period == 1 {
+            var accumulator = blocks.pointee
+            while run < runs {
+                let end = min(run + blocksPerFlush - unflushed, runs)
+                unflushed += end - run
+                while run < end {
+                    accumulator.add(base, block: run)
+                    run &+= 1
                 }
-                index &+= 1
+                if unflushed == blocksPerFlush { flushSums(&accumulator, first: 0) }
             }
-            for k in 0..<period {
-                for lane in 0..<lanes { sums[(k * lanes + lane) % channels] += Double(squares[k][lane]) }
-                squares[k] = SIMD16(repeating: 0)
+            blocks.pointee = accumulator
+        } else {
+            while run < runs {
+                let end = min(run + blocksPerFlush - unflushed, runs)
+                unflushed += end - run
+                while run < end {
+                    for k in 0..<period { blocks[k].add(base, block: run &* period &+ k) }
+                    run &+= 1
+                }
+                if unflushed == blocksPerFlush {
+                    for k in 0..<period { flushSums(&blocks[k], first: k * blockSamples) }
+                }
             }
         }
-        for k in 0..<period {
-            for lane in 0..<lanes {
-                let channel = (k * lanes + lane) % channels
-                peaks[channel] = max(peaks[channel], Double(max(highest[k][lane], -lowest[k][lane])))
-            }
+        var sample = runs * blockSamples * period
+        while sample < samples {
+            let value = L.double(base, sample)
+            let channel = sample % channels
+            totals[channel] += value * value
+            tailPeaks[channel] = max(tailPeaks[channel], abs(value))
+            sample += 1
         }
     }
-    return periods * lanes * period
+
+    private func flushSums(_ accumulator: inout BlockAccumulator<L>, first: Int) {
+        for lane in 0..<8 {
+            totals[(first + L.position(vector: 0, lane: lane)) % channels] += Double(accumulator.sumA[lane])
+            totals[(first + L.position(vector: 1, lane: lane)) % channels] += Double(accumulator.sumB[lane])
+        }
+        accumulator.sumA = .init(repeating: 0)
+        accumulator.sumB = .init(repeating: 0)
+        unflushed = 0
+    }
+
+    func drain(_ sums: UnsafeMutablePointer<Double>, _ peaks: UnsafeMutablePointer<Double>) {
+        for k in 0..<period {
+            flushSums(&blocks[k], first: k * blockSamples)
+            for sample in 0..<blockSamples {
+                let channel = (k * blockSamples + sample) % channels
+                peaks[channel] = max(peaks[channel], L.peak(blocks[k].extremes, at: sample))
+            }
+            blocks[k].extremes = L.noExtremes
+        }
+        for c in 0..<channels {
+            sums[c] += totals[c]
+            peaks[c] = max(peaks[c], tailPeaks[c])
+            totals[c] = 0
+            tailPeaks[c] = 0
+        }
+    }
 }

@@ -45,25 +45,33 @@ public final class LevelMeter {
     public let channels: Int
     public var settings: Settings {
         didSet {
-            if settings.loudness && !oldValue.loudness { loudnessMeter.reset() }
+            if settings.loudness && !oldValue.loudness { loudnessMeter?.reset() }
+            if settings.loudness && loudnessMeter == nil {
+                loudnessMeter = LoudnessMeter(format: format, rate: rate, roles: roles)
+            }
         }
     }
 
     let kernel: ChannelLevelKernel
-    let loudnessMeter: LoudnessMeter
+    let roles: [KWeighting.ChannelRole]
+    /// Created when loudness is first asked for: its gating histogram is the largest allocation here.
+    var loudnessMeter: LoudnessMeter?
     var decays: [DecayingPeak]
     /// Raw-unit accumulators of the interval in progress, then the report's dB values.
     let storage: UnsafeMutablePointer<Double>
-    var intervalStart: Int64 = 0
-    var intervalFrames = 0
+    // Touched by one streaming thread only; dynamic exclusivity checks on these per-buffer
+    // counters cost more than the interval bookkeeping itself.
+    @exclusivity(unchecked) var intervalStart: Int64 = 0
+    @exclusivity(unchecked) var intervalFrames = 0
 
     public init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole], settings: Settings) {
         self.format = format
         self.rate = rate
         channels = roles.count
         self.settings = settings
-        kernel = ChannelLevelKernel(format: format)
-        loudnessMeter = LoudnessMeter(format: format, rate: rate, roles: roles)
+        kernel = ChannelLevelKernel(format: format, channels: roles.count)
+        self.roles = roles
+        loudnessMeter = settings.loudness ? LoudnessMeter(format: format, rate: rate, roles: roles) : nil
         decays = Array(repeating: DecayingPeak(), count: roles.count)
         storage = .allocate(capacity: 6 * roles.count)
         storage.initialize(repeating: 0, count: 6 * roles.count)
@@ -98,10 +106,10 @@ public final class LevelMeter {
             if count > 0 {
                 if let samples {
                     let first = samples + done * channels * format.bytesPerSample
-                    kernel.accumulate(first, count, channels, sums, peaks)
-                    if settings.loudness { loudnessMeter.process(first, frames: count) }
+                    kernel.add(first, frames: count)
+                    if settings.loudness { loudnessMeter?.process(first, frames: count) }
                 } else if settings.loudness {
-                    loudnessMeter.process(nil, frames: count)
+                    loudnessMeter?.process(nil, frames: count)
                 }
                 done += count
                 intervalFrames += count
@@ -119,20 +127,22 @@ public final class LevelMeter {
     public func restart(at startFrame: Int64 = 0) {
         intervalStart = startFrame
         intervalFrames = 0
+        kernel.drain(sumsOfSquares: sums, peaks: peaks)
         for c in 0..<(2 * channels) { storage[c] = 0 }
-        loudnessMeter.resetTruePeaks()
+        loudnessMeter?.resetTruePeaks()
     }
 
     /// Forgets all history: decaying peaks and loudness too.
     public func reset() {
         restart()
         decays = Array(repeating: DecayingPeak(), count: channels)
-        loudnessMeter.reset()
+        loudnessMeter?.reset()
     }
 
     private func emit(_ report: (LevelReport) -> Void) {
         let frames = intervalFrames
         let scale = format.fullScale
+        kernel.drain(sumsOfSquares: sums, peaks: peaks)
         let duration = framesToNanoseconds(Int64(frames))
         var meanSquareAll = 0.0
         for c in 0..<channels {
@@ -148,7 +158,7 @@ public final class LevelMeter {
         }
         let volume = Decibels.fromPower(meanSquareAll / Double(channels)) + Self.sixteenBitFullScaleDecibels
         var loudness: LevelReport.Loudness?
-        if settings.loudness {
+        if settings.loudness, let loudnessMeter {
             for c in 0..<channels { truePeakOut[c] = Decibels.fromAmplitude(loudnessMeter.truePeaks[c]) }
             loudness = .init(momentary: loudnessMeter.momentary, shortTerm: loudnessMeter.shortTerm,
                              integrated: loudnessMeter.integrated,

@@ -1,23 +1,67 @@
-/// Reads raw interleaved samples as Float, 16 at a time or one at a time, in raw sample
-/// units (no scaling: callers scale once per result, not once per sample).
-/// Generic kernels are specialised per format when the format is chosen (once per caps).
+/// Reads 16 interleaved samples at a time: as two SIMD8 vectors in raw sample units for
+/// squaring (callers scale once per result, not once per sample), while folding the block's
+/// extremes into a running state for the peak.
+///
+/// Everything here is written with concrete SIMD types so it lowers to plain vector
+/// instructions: Swift's generic SIMD conversions and comparisons became per-lane calls and
+/// loops on baseline x86-64. Integer bit tricks stand in for them: Int32 → Float through the
+/// 1.5·2^23 float bias, 16-bit peaks through Int16 max/min, float peaks through integer
+/// compares of the magnitude bits.
 protocol SampleLoading {
+    associatedtype Value: BinaryFloatingPoint & SIMDScalar
+    associatedtype Extremes
     static var bytesPerSample: Int { get }
-    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float>
-    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float
+    static var noExtremes: Extremes { get }
+    /// Samples 16·block ..< 16·block + 16; lane order given by `position(vector:lane:)`.
+    static func block(_ base: UnsafeRawPointer, _ block: Int, _ extremes: inout Extremes) -> (SIMD8<Value>, SIMD8<Value>)
+    /// Position inside the block of lane `lane` of vector `vector` (0 or 1).
+    static func position(vector: Int, lane: Int) -> Int
+    /// Largest magnitude (raw units) seen at position `sample` (0..<16) of the blocks.
+    static func peak(_ extremes: Extremes, at sample: Int) -> Double
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double
+}
+
+/// Exact Int32 → Float for |x| < 2^22: add the bias as an integer, reinterpret, subtract it.
+@inline(__always)
+private func biasedFloat(_ x: SIMD8<Int32>) -> SIMD8<Float> {
+    unsafeBitCast(x &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
+}
+
+/// 16-bit samples: the low halves of a block's Int32 lanes are its even samples, the high
+/// halves the odd ones (for stereo: left and right).
+enum Sixteen {
+    typealias Extremes = (highest: SIMD16<Int16>, lowest: SIMD16<Int16>)
+    static let noExtremes: Extremes = (.init(repeating: 0), .init(repeating: 0))
+
+    @inline(__always)
+    static func split(_ samples: SIMD16<Int16>, _ extremes: inout Extremes) -> (SIMD8<Float>, SIMD8<Float>) {
+        extremes.highest.replace(with: samples, where: samples .> extremes.highest)
+        extremes.lowest.replace(with: samples, where: samples .< extremes.lowest)
+        let pairs = unsafeBitCast(samples, to: SIMD8<Int32>.self)
+        return (biasedFloat((pairs &<< 16) &>> 16), biasedFloat(pairs &>> 16))
+    }
+
+    static func position(vector: Int, lane: Int) -> Int { 2 * lane + vector }
+    static func peak(_ extremes: Extremes, at sample: Int) -> Double {
+        max(Double(extremes.highest[sample]), -Double(extremes.lowest[sample]))
+    }
 }
 
 enum S16LELoad: SampleLoading {
     static var bytesPerSample: Int { 2 }
+    static var noExtremes: Sixteen.Extremes { Sixteen.noExtremes }
     @inline(__always)
-    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
-        SIMD16<Float>(base.loadUnaligned(fromByteOffset: sample &* 2, as: SIMD16<Int16>.self))
+    static func block(_ base: UnsafeRawPointer, _ block: Int, _ extremes: inout Sixteen.Extremes) -> (SIMD8<Float>, SIMD8<Float>) {
+        let raw = base.loadUnaligned(fromByteOffset: block &* 32, as: SIMD16<UInt16>.self)
+        #if _endian(little)
+        let samples = raw
+        #else
+        let samples = (raw &<< 8) | (raw &>> 8)
+        #endif
+        return Sixteen.split(unsafeBitCast(samples, to: SIMD16<Int16>.self), &extremes)
     }
-    @inline(__always)
-    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float {
-        Float(Int16(littleEndian: base.loadUnaligned(fromByteOffset: sample &* 2, as: Int16.self)))
-    }
+    static func position(vector: Int, lane: Int) -> Int { Sixteen.position(vector: vector, lane: lane) }
+    static func peak(_ extremes: Sixteen.Extremes, at sample: Int) -> Double { Sixteen.peak(extremes, at: sample) }
     @inline(__always)
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double {
         Double(Int16(littleEndian: base.loadUnaligned(fromByteOffset: sample &* 2, as: Int16.self)))
@@ -26,31 +70,50 @@ enum S16LELoad: SampleLoading {
 
 enum S16BELoad: SampleLoading {
     static var bytesPerSample: Int { 2 }
+    static var noExtremes: Sixteen.Extremes { Sixteen.noExtremes }
     @inline(__always)
-    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
-        let raw = base.loadUnaligned(fromByteOffset: sample &* 2, as: SIMD16<UInt16>.self)
-        let swapped = (raw &<< 8) | (raw &>> 8)
-        return SIMD16<Float>(SIMD16<Int16>(truncatingIfNeeded: swapped))
+    static func block(_ base: UnsafeRawPointer, _ block: Int, _ extremes: inout Sixteen.Extremes) -> (SIMD8<Float>, SIMD8<Float>) {
+        let raw = base.loadUnaligned(fromByteOffset: block &* 32, as: SIMD16<UInt16>.self)
+        #if _endian(little)
+        let samples = (raw &<< 8) | (raw &>> 8)
+        #else
+        let samples = raw
+        #endif
+        return Sixteen.split(unsafeBitCast(samples, to: SIMD16<Int16>.self), &extremes)
     }
-    @inline(__always)
-    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float {
-        Float(Int16(bigEndian: base.loadUnaligned(fromByteOffset: sample &* 2, as: Int16.self)))
-    }
+    static func position(vector: Int, lane: Int) -> Int { Sixteen.position(vector: vector, lane: lane) }
+    static func peak(_ extremes: Sixteen.Extremes, at sample: Int) -> Double { Sixteen.peak(extremes, at: sample) }
     @inline(__always)
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double {
         Double(Int16(bigEndian: base.loadUnaligned(fromByteOffset: sample &* 2, as: Int16.self)))
     }
 }
 
+/// Formats with 4- or 8-byte samples keep, per position, the largest integer "magnitude key".
+typealias KeyPair<Key: SIMDScalar> = (SIMD8<Key>, SIMD8<Key>)
+
 enum S32LELoad: SampleLoading {
     static var bytesPerSample: Int { 4 }
+    static var noExtremes: KeyPair<Int32> { (.init(repeating: 0), .init(repeating: 0)) }
     @inline(__always)
-    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
-        SIMD16<Float>(base.loadUnaligned(fromByteOffset: sample &* 4, as: SIMD16<Int32>.self))
+    static func block(_ base: UnsafeRawPointer, _ block: Int, _ extremes: inout KeyPair<Int32>) -> (SIMD8<Float>, SIMD8<Float>) {
+        let a = Int32x8(littleEndian: base.loadUnaligned(fromByteOffset: block &* 64, as: SIMD8<Int32>.self))
+        let b = Int32x8(littleEndian: base.loadUnaligned(fromByteOffset: block &* 64 &+ 32, as: SIMD8<Int32>.self))
+        // One's complement: |x| for x ≥ 0, |x| - 1 for x < 0, so Int32.min cannot overflow;
+        // a negative peak reads at most 1/2^31 of full scale low.
+        let ka = a ^ (a &>> 31), kb = b ^ (b &>> 31)
+        extremes.0.replace(with: ka, where: ka .> extremes.0)
+        extremes.1.replace(with: kb, where: kb .> extremes.1)
+        return (wide(a), wide(b))
     }
+    /// Full-range Int32 → Float as high·65536 + low, each half exact through the bias.
     @inline(__always)
-    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float {
-        Float(Int32(littleEndian: base.loadUnaligned(fromByteOffset: sample &* 4, as: Int32.self)))
+    private static func wide(_ x: SIMD8<Int32>) -> SIMD8<Float> {
+        biasedFloat(x &>> 16) * 65536 + biasedFloat(x & 0xFFFF)
+    }
+    static func position(vector: Int, lane: Int) -> Int { 8 * vector + lane }
+    static func peak(_ extremes: KeyPair<Int32>, at sample: Int) -> Double {
+        Double(sample < 8 ? extremes.0[sample] : extremes.1[sample - 8])
     }
     @inline(__always)
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double {
@@ -60,13 +123,22 @@ enum S32LELoad: SampleLoading {
 
 enum F32LELoad: SampleLoading {
     static var bytesPerSample: Int { 4 }
+    static var noExtremes: KeyPair<Int32> { (.init(repeating: 0), .init(repeating: 0)) }
     @inline(__always)
-    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
-        base.loadUnaligned(fromByteOffset: sample &* 4, as: SIMD16<Float>.self)
+    static func block(_ base: UnsafeRawPointer, _ block: Int, _ extremes: inout KeyPair<Int32>) -> (SIMD8<Float>, SIMD8<Float>) {
+        let a = base.loadUnaligned(fromByteOffset: block &* 64, as: SIMD8<Float>.self)
+        let b = base.loadUnaligned(fromByteOffset: block &* 64 &+ 32, as: SIMD8<Float>.self)
+        // Without the sign bit, IEEE floats order like their bit patterns.
+        let ka = unsafeBitCast(a, to: SIMD8<Int32>.self) & 0x7FFF_FFFF
+        let kb = unsafeBitCast(b, to: SIMD8<Int32>.self) & 0x7FFF_FFFF
+        extremes.0.replace(with: ka, where: ka .> extremes.0)
+        extremes.1.replace(with: kb, where: kb .> extremes.1)
+        return (a, b)
     }
-    @inline(__always)
-    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float {
-        base.loadUnaligned(fromByteOffset: sample &* 4, as: Float.self)
+    static func position(vector: Int, lane: Int) -> Int { 8 * vector + lane }
+    static func peak(_ extremes: KeyPair<Int32>, at sample: Int) -> Double {
+        let key = sample < 8 ? extremes.0[sample] : extremes.1[sample - 8]
+        return Double(Float(bitPattern: UInt32(bitPattern: key)))
     }
     @inline(__always)
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double {
@@ -76,18 +148,35 @@ enum F32LELoad: SampleLoading {
 
 enum F64LELoad: SampleLoading {
     static var bytesPerSample: Int { 8 }
+    static var noExtremes: KeyPair<Int64> { (.init(repeating: 0), .init(repeating: 0)) }
     @inline(__always)
-    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
-        let low = base.loadUnaligned(fromByteOffset: sample &* 8, as: SIMD8<Double>.self)
-        let high = base.loadUnaligned(fromByteOffset: sample &* 8 &+ 64, as: SIMD8<Double>.self)
-        return SIMD16(lowHalf: SIMD8<Float>(low), highHalf: SIMD8<Float>(high))
+    static func block(_ base: UnsafeRawPointer, _ block: Int, _ extremes: inout KeyPair<Int64>) -> (SIMD8<Double>, SIMD8<Double>) {
+        let a = base.loadUnaligned(fromByteOffset: block &* 128, as: SIMD8<Double>.self)
+        let b = base.loadUnaligned(fromByteOffset: block &* 128 &+ 64, as: SIMD8<Double>.self)
+        let ka = unsafeBitCast(a, to: SIMD8<Int64>.self) & 0x7FFF_FFFF_FFFF_FFFF
+        let kb = unsafeBitCast(b, to: SIMD8<Int64>.self) & 0x7FFF_FFFF_FFFF_FFFF
+        extremes.0.replace(with: ka, where: ka .> extremes.0)
+        extremes.1.replace(with: kb, where: kb .> extremes.1)
+        return (a, b)
     }
-    @inline(__always)
-    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float {
-        Float(base.loadUnaligned(fromByteOffset: sample &* 8, as: Double.self))
+    static func position(vector: Int, lane: Int) -> Int { 8 * vector + lane }
+    static func peak(_ extremes: KeyPair<Int64>, at sample: Int) -> Double {
+        let key = sample < 8 ? extremes.0[sample] : extremes.1[sample - 8]
+        return Double(bitPattern: UInt64(bitPattern: key))
     }
     @inline(__always)
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double {
         base.loadUnaligned(fromByteOffset: sample &* 8, as: Double.self)
     }
+}
+
+/// Int32 lanes stored little-endian in memory, as host integers.
+@inline(__always)
+private func Int32x8(littleEndian x: SIMD8<Int32>) -> SIMD8<Int32> {
+    #if _endian(little)
+    x
+    #else
+    SIMD8(x[0].byteSwapped, x[1].byteSwapped, x[2].byteSwapped, x[3].byteSwapped,
+          x[4].byteSwapped, x[5].byteSwapped, x[6].byteSwapped, x[7].byteSwapped)
+    #endif
 }

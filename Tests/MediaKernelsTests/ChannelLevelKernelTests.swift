@@ -38,11 +38,12 @@ import Testing
                 let (bytes, values) = Self.rawSamples(format, count: frames * channels)
                 var sums = [Double](repeating: 0, count: channels)
                 var peaks = [Double](repeating: 0, count: channels)
-                let kernel = ChannelLevelKernel(format: format)
+                let kernel = ChannelLevelKernel(format: format, channels: channels)
                 bytes.withUnsafeBytes { raw in
                     guard let base = raw.baseAddress else { return }
-                    kernel.accumulate(base, frames, channels, &sums, &peaks)
+                    kernel.add(base, frames: frames)
                 }
+                kernel.drain(sumsOfSquares: &sums, peaks: &peaks)
                 for c in 0..<channels {
                     let mine = stride(from: c, to: values.count, by: channels).map { values[$0] }
                     let sum = mine.map { $0 * $0 }.reduce(0, +)
@@ -54,15 +55,30 @@ import Testing
         }
     }
 
-    @Test func accumulatesAcrossCalls() {
-        let (bytes, values) = Self.rawSamples(.s16le, count: 200)
-        var sums = [0.0, 0.0], peaks = [0.0, 0.0]
-        let kernel = ChannelLevelKernel(format: .s16le)
+    /// Calls of any length keep adding to the same totals until drained; draining resets.
+    @Test(arguments: [1, 2, 3, 6])
+    func accumulatesAcrossCallsUntilDrained(channels: Int) {
+        let frames = 3000
+        let (bytes, values) = Self.rawSamples(.s16le, count: frames * channels)
+        let kernel = ChannelLevelKernel(format: .s16le, channels: channels)
+        var sums = [Double](repeating: 0, count: channels), peaks = sums
         bytes.withUnsafeBytes { raw in
-            kernel.accumulate(raw.baseAddress!, 60, 2, &sums, &peaks)
-            kernel.accumulate(raw.baseAddress! + 240, 40, 2, &sums, &peaks)
+            var frame = 0
+            for length in [1, 7, 16, 333, 2000, 643] {
+                kernel.add(raw.baseAddress! + frame * channels * 2, frames: length)
+                frame += length
+            }
         }
-        let left = stride(from: 0, to: 200, by: 2).map { values[$0] * values[$0] }.reduce(0, +)
-        #expect(abs(sums[0] - left) <= 1e-6 * left)
+        kernel.drain(sumsOfSquares: &sums, peaks: &peaks)
+        for c in 0..<channels {
+            let mine = stride(from: c, to: values.count, by: channels).map { values[$0] }
+            let sum = mine.map { $0 * $0 }.reduce(0, +)
+            #expect(abs(sums[c] - sum) <= 1e-6 * sum)
+            #expect(peaks[c] == mine.map(abs).max())
+        }
+        var again = [Double](repeating: 0, count: channels), againPeaks = again
+        kernel.drain(sumsOfSquares: &again, peaks: &againPeaks)
+        #expect(again == [Double](repeating: 0, count: channels))
+        #expect(againPeaks == [Double](repeating: 0, count: channels))
     }
 }

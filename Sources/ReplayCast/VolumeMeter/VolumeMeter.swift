@@ -6,10 +6,10 @@ import MediaKernels
 /// buffers, serialized events) and by start/stop while streaming is halted, so it needs no
 /// lock; properties live in the C instance and are copied once per buffer.
 final class VolumeMeter {
-    var format: AudioFormat?
-    var meter: LevelMeter?
+    @exclusivity(unchecked) var format: AudioFormat?
+    @exclusivity(unchecked) var meter: LevelMeter?
     /// Timestamp of frame 0 of the meter's current run.
-    var baseTime: GstClockTime = .none
+    @exclusivity(unchecked) var baseTime: GstClockTime = .none
 
     static func of(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> VolumeMeter {
         Unmanaged<VolumeMeter>.fromOpaque(element.pointee.state).takeUnretainedValue()
@@ -30,8 +30,7 @@ final class VolumeMeter {
             return false
         }
         if format == self.format { return true }
-        let post = post(element)
-        meter?.flush(report: post)
+        flush(element)
         self.format = format
         meter = LevelMeter(format: format.sampleFormat, rate: format.rate, roles: format.roles,
                            settings: settings(element, rate: format.rate).0)
@@ -43,7 +42,6 @@ final class VolumeMeter {
         guard let meter, let format else { return GST_FLOW_NOT_NEGOTIATED }
         let (settings, postMessages) = self.settings(element, rate: format.rate)
         if settings != meter.settings { meter.settings = settings }
-        let post: (LevelReport) -> Void = postMessages ? self.post(element) : { _ in }
 
         let pts = buffer.presentationTime
         if pts.isValid {
@@ -51,7 +49,7 @@ final class VolumeMeter {
                 baseTime = pts
                 meter.restart()
             } else if buffer.isDiscont && !isContinuous(pts, meter) {
-                meter.flush(report: post)
+                meter.flush { if postMessages { post($0, element) } }
                 baseTime = pts
                 meter.restart()
             }
@@ -63,9 +61,9 @@ final class VolumeMeter {
             guard bytes.count % format.bytesPerFrame == 0 else { return false }
             let frames = bytes.count / format.bytesPerFrame
             if buffer.isGap || frames == 0 {
-                meter.processSilence(frames: frames, report: post)
+                meter.processSilence(frames: frames) { if postMessages { post($0, element) } }
             } else {
-                meter.process(bytes.baseAddress!, frames: frames, report: post)
+                meter.process(bytes.baseAddress!, frames: frames) { if postMessages { post($0, element) } }
             }
             return true
         }
@@ -85,8 +83,11 @@ final class VolumeMeter {
         return (pts > expected ? pts - expected : expected - pts) <= halfSample
     }
 
-    func endOfStream(_ element: UnsafeMutablePointer<RcVolumeMeter>) {
-        meter?.flush(report: post(element))
+    /// Reports the interval in progress (end of stream, new caps), if messages are wanted.
+    func flush(_ element: UnsafeMutablePointer<RcVolumeMeter>) {
+        guard let meter, let format else { return }
+        let postMessages = settings(element, rate: format.rate).post
+        meter.flush { if postMessages { post($0, element) } }
     }
 
     func flushStop() {
@@ -100,17 +101,14 @@ final class VolumeMeter {
         baseTime = .none
     }
 
-    /// A report poster bound to this element; messages are posted with no lock held.
-    private func post(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> (LevelReport) -> Void {
-        { [self] report in
-            guard let meter else { return }
-            let start = GstClockTime(meter.framesToNanoseconds(report.startFrame))
-            let end = GstClockTime(meter.framesToNanoseconds(report.startFrame + Int64(report.frames)))
-            let message = VolumeMeterMessage.make(report: report, timestamp: baseTime &+ start,
-                                                  duration: end - start, segment: &element.pointee.parent.segment)
-            let gstMessage = gst_message_new_element(rc_object(element), message)
-            gst_element_post_message(rc_element(element), gstMessage)
-        }
+    /// Posts one report; called with no lock held.
+    private func post(_ report: LevelReport, _ element: UnsafeMutablePointer<RcVolumeMeter>) {
+        guard let meter else { return }
+        let start = GstClockTime(meter.framesToNanoseconds(report.startFrame))
+        let end = GstClockTime(meter.framesToNanoseconds(report.startFrame + Int64(report.frames)))
+        let message = VolumeMeterMessage.make(report: report, timestamp: baseTime &+ start,
+                                              duration: end - start, segment: &element.pointee.parent.segment)
+        gst_element_post_message(rc_element(element), gst_message_new_element(rc_object(element), message))
     }
 }
 
@@ -150,7 +148,7 @@ func volumemeterTransformIP(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ bu
 @_cdecl("rc_volumemeter_sink_event")
 func volumemeterSinkEvent(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ event: UnsafeMutablePointer<GstEvent>) {
     switch rc_event_type(event) {
-    case GST_EVENT_EOS: VolumeMeter.of(element).endOfStream(element)
+    case GST_EVENT_EOS: VolumeMeter.of(element).flush(element)
     case GST_EVENT_FLUSH_STOP: VolumeMeter.of(element).flushStop()
     default: break
     }

@@ -1,0 +1,103 @@
+"""Runs each case's pipelines (ours, the C peer, the baseline) interleaved, several times,
+and prints median wall times and the own-cost ratio (peer - baseline) / (ours - baseline):
+above 1 means ours costs less than the peer. Wall time is noisy on shared cores, so the same
+ratio is also computed from callgrind instruction counts, which are deterministic. Those use
+the marginal count between an N-buffer and a 2N-buffer run, which leaves out start-up costs
+(loading a plugin, building the pipeline) that a long stream does not pay again."""
+import argparse
+import os
+import platform
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from cases import CASES  # noqa: E402
+
+
+def launch(pipeline, n):
+    return ["gst-launch-1.0", "-q"] + shlex.split(pipeline.format(n=n))
+
+
+def wall(pipeline, n):
+    start = time.perf_counter()
+    subprocess.run(launch(pipeline, n), check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def instructions(pipeline, n):
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + launch(pipeline, n),
+                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    match = re.search(r"Collected : (\d+)", result.stderr)
+    return int(match.group(1))
+
+
+def ratio(ours, peer, base):
+    own = ours - base
+    return (peer - base) / own if own > 0 else float("inf")
+
+
+def machine():
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    gst = subprocess.run(["gst-launch-1.0", "--version"], capture_output=True, text=True).stdout.split("\n")[1]
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, {gst}"
+
+
+def run_case(case, runs, use_callgrind):
+    kinds = ("ours", "peer", "baseline")
+    n = case["buffers"]
+    for kind in kinds:  # warm-up: registry, page cache
+        wall(case[kind], 10)
+    times = {k: [] for k in kinds}
+    for _ in range(runs):
+        for kind in kinds:
+            times[kind].append(wall(case[kind], n))
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"\n## {case['name']}: {case['what']}")
+    print(f"   {n} buffers, {runs} runs each, median wall time (min-max):")
+    for kind in kinds:
+        print(f"   {kind:9} {med[kind]:8.3f} s  ({min(times[kind]):.3f}-{max(times[kind]):.3f})  {case[kind].format(n=n)}")
+    own_ours, own_peer = med["ours"] - med["baseline"], med["peer"] - med["baseline"]
+    wall_ratio = ratio(med["ours"], med["peer"], med["baseline"])
+    print(f"   own cost: ours {own_ours * 1000:.0f} ms, peer {own_peer * 1000:.0f} ms -> own-cost ratio (wall) {wall_ratio:.2f}")
+    result = {"wall": wall_ratio}
+    if use_callgrind:
+        m = case["callgrind_buffers"]
+        counts = {k: (instructions(case[k], m), instructions(case[k], 2 * m)) for k in kinds}
+        marginal = {k: (b - a) / m for k, (a, b) in counts.items()}
+        full = {k: a for k, (a, b) in counts.items()}
+        print(f"   callgrind, instructions per buffer (marginal between {m} and {2 * m} buffers):")
+        for kind in kinds:
+            print(f"   {kind:9} {marginal[kind]:10.0f} Ir/buffer   ({full[kind]:,} Ir for {m} buffers)")
+        cg_ratio = ratio(marginal["ours"], marginal["peer"], marginal["baseline"])
+        full_ratio = ratio(full["ours"], full["peer"], full["baseline"])
+        print(f"   own-cost ratio (instructions/buffer) {cg_ratio:.2f}; including start-up at {m} buffers {full_ratio:.2f}")
+        result["callgrind"] = cg_ratio
+    if case["target"] is not None:
+        verdict = "meets" if min(result.values()) >= case["target"] else "MISSES"
+        print(f"   target own-cost ratio >= {case['target']}: {verdict} ({', '.join(f'{k} {v:.2f}' for k, v in result.items())})")
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("cases", nargs="*", help="case names (default: all)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-callgrind", action="store_true")
+    args = parser.parse_args()
+    selected = [c for c in CASES if not args.cases or c["name"] in args.cases]
+    print(f"# ReplayCast bench, {time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"# machine: {machine()}")
+    for case in selected:
+        run_case(case, args.runs, not args.no_callgrind)
+
+
+main()
