@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The decaying peak of `level`, updated once per interval so that it does not depend on
 /// buffer sizes. Works in the power domain (peak²) like level; as in level, a falloff of

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// dB conversions with one finite floor, so silence never reports -inf or NaN.
 public enum Decibels {

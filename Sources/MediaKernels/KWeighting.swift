@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Second-order IIR section, a0 normalised to 1.
 public struct BiquadCoefficients: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// EBU R128 / ITU-R BS.1770-4 loudness of an interleaved stream: momentary (400 ms),
 /// short-term (3 s), gated integrated loudness in LUFS, and true peak per channel.
@@ -20,13 +20,13 @@ public final class LoudnessMeter {
     public let rate: Int
     public let channels: Int
     let weights: [Double]
-    let read: (UnsafeRawPointer, Int) -> Double
-    let fullScale: Double
+    /// Copies one channel of a chunk into Floats scaled to ±1: (samples, first sample, stride, count, output).
+    let deinterleave: (UnsafeRawPointer, Int, Int, Int, UnsafeMutablePointer<Float>) -> Void
     let interpolator: TruePeakInterpolator
     var filters: [KWeightingFilter]
 
     /// Per channel: TruePeakInterpolator.spanSamples - 1 samples of history, then the chunk.
-    let scratch: UnsafeMutablePointer<Double>
+    let scratch: UnsafeMutablePointer<Float>
     let scratchStride: Int
 
     var subBlockIndex = 0
@@ -37,6 +37,11 @@ public final class LoudnessMeter {
     var recentFrames: [Double]
     var histogramEnergy: [Double]
     var histogramCount: [Int]
+    /// Sums over all blocks that passed the absolute gate, and the highest bin in use, so
+    /// reading the integrated loudness scans only the bins above the relative gate.
+    var gatedEnergy = 0.0
+    var gatedCount = 0
+    var topBin = -1
     public private(set) var truePeaks: [Double]
 
     public init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole]) {
@@ -44,13 +49,12 @@ public final class LoudnessMeter {
         self.rate = rate
         channels = roles.count
         weights = roles.map(KWeighting.weight)
-        fullScale = format.fullScale
         switch format {
-        case .s16le: read = S16LELoad.double
-        case .s16be: read = S16BELoad.double
-        case .s32le: read = S32LELoad.double
-        case .f32le: read = F32LELoad.double
-        case .f64le: read = F64LELoad.double
+        case .s16le: deinterleave = Self.deinterleaver(S16LELoad.self, scale: 1 / format.fullScale)
+        case .s16be: deinterleave = Self.deinterleaver(S16BELoad.self, scale: 1 / format.fullScale)
+        case .s32le: deinterleave = Self.deinterleaver(S32LELoad.self, scale: 1 / format.fullScale)
+        case .f32le: deinterleave = Self.deinterleaver(F32LELoad.self, scale: 1)
+        case .f64le: deinterleave = Self.deinterleaver(F64LELoad.self, scale: 1)
         }
         interpolator = TruePeakInterpolator(rate: rate)
         filters = Array(repeating: KWeightingFilter(rate: Double(rate)), count: roles.count)
@@ -68,6 +72,17 @@ public final class LoudnessMeter {
 
     deinit { scratch.deallocate() }
 
+    private static func deinterleaver<L: SampleLoading>(_: L.Type, scale: Double)
+        -> (UnsafeRawPointer, Int, Int, Int, UnsafeMutablePointer<Float>) -> Void {
+        { samples, first, stride, count, out in
+            var sample = first
+            for n in 0..<count {
+                out[n] = Float(L.double(samples, sample) * scale)
+                sample += stride
+            }
+        }
+    }
+
     /// Forgets everything measured: a new programme starts.
     public func reset() {
         for c in 0..<channels { filters[c].reset() }
@@ -83,6 +98,9 @@ public final class LoudnessMeter {
             histogramEnergy[k] = 0
             histogramCount[k] = 0
         }
+        gatedEnergy = 0
+        gatedCount = 0
+        topBin = -1
         resetTruePeaks()
     }
 
@@ -110,19 +128,19 @@ public final class LoudnessMeter {
 
     private func filterChunk(_ samples: UnsafeRawPointer?, firstFrame: Int, count: Int) {
         let history = TruePeakInterpolator.spanSamples - 1
-        let scale = 1 / fullScale
         var energy = 0.0
         for c in 0..<channels {
             let lane = scratch + c * scratchStride
+            if let samples {
+                deinterleave(samples, firstFrame * channels + c, channels, count, lane + history)
+            } else {
+                (lane + history).update(repeating: 0, count: count)
+            }
             var filter = filters[c]
             var sum = 0.0
-            var sample = firstFrame * channels + c
             for n in 0..<count {
-                let x = samples.map { read($0, sample) * scale } ?? 0
-                lane[history + n] = x
-                let y = filter(x)
+                let y = filter(Double(lane[history + n]))
                 sum += y * y
-                sample += channels
             }
             filters[c] = filter
             energy += weights[c] * sum
@@ -140,11 +158,15 @@ public final class LoudnessMeter {
         subBlockFramesDone = 0
         subBlockEnergy = 0
         if subBlockIndex >= Self.momentarySubBlocks {
-            let blockLoudness = Self.loudness(meanSquare: window(Self.momentarySubBlocks))
+            let blockEnergy = window(Self.momentarySubBlocks)
+            let blockLoudness = Self.loudness(meanSquare: blockEnergy)
             if blockLoudness > Self.absoluteGate {
                 let bin = min(Int((blockLoudness - Self.absoluteGate) * Self.binsPerLU), histogramCount.count - 1)
                 histogramCount[bin] += 1
-                histogramEnergy[bin] += window(Self.momentarySubBlocks)
+                histogramEnergy[bin] += blockEnergy
+                gatedEnergy += blockEnergy
+                gatedCount += 1
+                topBin = max(topBin, bin)
             }
         }
     }
@@ -170,17 +192,11 @@ public final class LoudnessMeter {
     /// Gated integrated loudness of everything since the last reset; the floor until a
     /// block has passed the absolute gate.
     public var integrated: Double {
-        var energy = 0.0, count = 0
-        for bin in histogramCount.indices {
-            energy += histogramEnergy[bin]
-            count += histogramCount[bin]
-        }
-        guard count > 0 else { return Decibels.floor }
-        let gate = Self.loudness(meanSquare: energy / Double(count)) + Self.relativeGate
+        guard gatedCount > 0 else { return Decibels.floor }
+        let gate = Self.loudness(meanSquare: gatedEnergy / Double(gatedCount)) + Self.relativeGate
         let firstBin = max(0, Int(((gate - Self.absoluteGate) * Self.binsPerLU).rounded(.up)))
-        energy = 0
-        count = 0
-        for bin in firstBin..<histogramCount.count {
+        var energy = 0.0, count = 0
+        for bin in stride(from: firstBin, through: topBin, by: 1) {
             energy += histogramEnergy[bin]
             count += histogramCount[bin]
         }

@@ -65,7 +65,7 @@ import Testing
         let interpolator = TruePeakInterpolator(rate: 48000)
         #expect(interpolator.factor == 4)
         let history = TruePeakInterpolator.spanSamples - 1
-        let samples = (0..<(history + 480)).map { n in n < history ? 0 : sin(Double.pi / 2 * Double(n - history) + .pi / 4) }
+        let samples = (0..<(history + 480)).map { n in n < history ? 0 : Float(sin(Double.pi / 2 * Double(n - history) + .pi / 4)) }
         let peak = samples.withUnsafeBufferPointer { interpolator.peak($0.baseAddress! + history, count: 480) }
         #expect(abs(20 * log10(peak)) <= 0.1)
         #expect(TruePeakInterpolator(rate: 96000).factor == 2)
