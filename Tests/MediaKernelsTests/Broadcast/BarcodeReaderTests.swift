@@ -13,14 +13,19 @@ import Testing
     /// further, and debug builds are slow at whole frames.
     static func downscale(_ frame: TestFrame, by factor: Int) -> (luma: [UInt8], width: Int, height: Int) {
         let width = frame.width / factor, height = min(frame.height, frame.width / 4) / factor
-        var out = [UInt8](repeating: 0, count: width * height)
-        for y in 0 ..< height {
-            for x in 0 ..< width {
-                var sum = 0
-                for dy in 0 ..< factor {
-                    for dx in 0 ..< factor { sum += Int(frame.y(x * factor + dx, y * factor + dy)) }
+        let stride = frame.yStride
+        let out = frame.luma.withUnsafeBufferPointer { luma in
+            [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+                for y in 0 ..< height {
+                    for x in 0 ..< width {
+                        var sum = 0
+                        for dy in 0 ..< factor {
+                            for dx in 0 ..< factor { sum += Int(luma[(y * factor + dy) * stride + x * factor + dx]) }
+                        }
+                        out[y * width + x] = UInt8((sum + factor * factor / 2) / (factor * factor))
+                    }
                 }
-                out[y * width + x] = UInt8((sum + factor * factor / 2) / (factor * factor))
+                initialized = width * height
             }
         }
         return (out, width, height)
@@ -57,7 +62,8 @@ import Testing
     func roundTripsAtFullSize(size: (Int, Int)) throws {
         let renderer = try ScreenRenderer(width: size.0, height: size.1)
         var frame = TestFrame(width: size.0, height: size.1)
-        for (number, timestamp) in Self.values {
+        // Every value at small sizes, a few at large ones (debug builds draw slowly).
+        for (number, timestamp) in size.0 <= 640 ? Self.values : Array(Self.values.suffix(3)) {
             frame.render(renderer, frame: number, time: 1_000_000, barcodeTimestamp: timestamp)
             #expect(try frame.decode().get() == BarcodeReader.Reading(frameNumber: number, timestamp: timestamp))
         }
@@ -67,7 +73,7 @@ import Testing
     func readsAfterHalvingAndQuartering(size: (Int, Int)) throws {
         let renderer = try ScreenRenderer(width: size.0, height: size.1)
         var frame = TestFrame(width: size.0, height: size.1)
-        for (number, timestamp) in Self.values.prefix(4) {
+        for (number, timestamp) in [Self.values[2], Self.values[4]] {
             frame.render(renderer, frame: number, time: timestamp % 100_000_000_000, barcodeTimestamp: timestamp)
             for factor in [2, 4] {
                 let small = Self.downscale(frame, by: factor)

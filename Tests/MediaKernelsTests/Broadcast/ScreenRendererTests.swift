@@ -1,3 +1,4 @@
+import Foundation
 import MediaKernels
 import Testing
 
@@ -56,24 +57,29 @@ struct TestFrame {
 
     /// Rendering over 0x00 and over 0xFF must give the same bytes: nothing is left unwritten,
     /// and the padding after each row is never touched.
-    @Test(arguments: [(1170, 2532), (1125, 2436), (640, 360), (2732, 2048), (128, 7)])
+    @Test(arguments: [(1125, 2436), (2732, 2048), (640, 360), (128, 7)])
     func writesEveryPixelAndNoPadding(size: (Int, Int)) throws {
         let renderer = try ScreenRenderer(width: size.0, height: size.1)
         var zeros = TestFrame(width: size.0, height: size.1, padding: 6, fill: 0x00)
         var ones = TestFrame(width: size.0, height: size.1, padding: 6, fill: 0xFF)
         zeros.render(renderer, frame: 7, time: 12_345_678_901)
         ones.render(renderer, frame: 7, time: 12_345_678_901)
-        for row in 0 ..< size.1 {
-            #expect(zeros.luma[row * zeros.yStride ..< row * zeros.yStride + size.0]
-                == ones.luma[row * ones.yStride ..< row * ones.yStride + size.0])
-            #expect(zeros.luma[row * zeros.yStride + size.0 ..< (row + 1) * zeros.yStride].allSatisfy { $0 == 0x00 })
+        /// Rows that differ between the two renders, or whose padding was written.
+        func badRows(_ a: [UInt8], _ b: [UInt8], stride: Int, rows: Int, bytes: Int) -> [Int] {
+            a.withUnsafeBytes { a in
+                b.withUnsafeBytes { b in
+                    (0 ..< rows).filter { row in
+                        let start = row * stride
+                        return memcmp(a.baseAddress! + start, b.baseAddress! + start, bytes) != 0
+                            || a[start + bytes ..< start + stride].contains { $0 != 0x00 }
+                            || b[start + bytes ..< start + stride].contains { $0 != 0xFF }
+                    }
+                }
+            }
         }
-        let chromaBytes = (size.0 + 1) / 2 * 2
-        for row in 0 ..< (size.1 + 1) / 2 {
-            #expect(zeros.chroma[row * zeros.uvStride ..< row * zeros.uvStride + chromaBytes]
-                == ones.chroma[row * ones.uvStride ..< row * ones.uvStride + chromaBytes])
-            #expect(ones.chroma[row * ones.uvStride + chromaBytes ..< (row + 1) * ones.uvStride].allSatisfy { $0 == 0xFF })
-        }
+        #expect(badRows(zeros.luma, ones.luma, stride: zeros.yStride, rows: size.1, bytes: size.0).isEmpty)
+        #expect(badRows(zeros.chroma, ones.chroma, stride: zeros.uvStride, rows: (size.1 + 1) / 2,
+                        bytes: (size.0 + 1) / 2 * 2).isEmpty)
     }
 
     @Test func isAPureFunctionOfSizeFrameAndTime() throws {
