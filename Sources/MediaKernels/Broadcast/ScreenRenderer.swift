@@ -14,6 +14,9 @@ public struct ScreenRenderer: Sendable {
     let layout: ScreenLayout
 
     public static let maximumSide = 4096
+    /// The caps colorimetry of what `render` draws: full range, BT.709 matrix, transfer and
+    /// primaries (GStreamer's own `bt709` is the limited-range 2:3:5:1).
+    public static let colorimetry = "1:3:5:1"
 
     public enum SizeError: Error, Equatable, CustomStringConvertible {
         case unsupported(width: Int, height: Int)

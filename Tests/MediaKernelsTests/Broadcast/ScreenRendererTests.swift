@@ -99,6 +99,7 @@ struct TestFrame {
     }
 
     @Test func usesFullRangeLevels() throws {
+        #expect(ScreenRenderer.colorimetry == "1:3:5:1")
         let renderer = try ScreenRenderer(width: 1170, height: 2532)
         var frame = TestFrame(width: 1170, height: 2532)
         frame.render(renderer, frame: 0, time: 0)
