@@ -22,6 +22,26 @@ import Foundation
 /// drained `availableOutputFrames`, at least `writeCapacity` frames always fit.
 ///
 /// Not thread-safe: one streaming thread at a time owns an instance.
+///
+/// Quality against GStreamer 1.22 `audioresample` at its defaults (Kaiser, quality 4),
+/// both measured on the same signals: 2 s of a −6 dBFS F32 sine, 4000 output frames trimmed
+/// per side, the tone fitted by least squares (THD+N = the rest, relative to the tone);
+/// images by a Hann-windowed DFT. GStreamer side: `gst-launch-1.0 audiotestsrc wave=sine
+/// freq=F volume=0.5 ! audio/x-raw,format=F32LE,rate=R,channels=1 ! audioresample !
+/// audio/x-raw,format=F32LE,rate=48000,channels=1 ! filesink`, analysed with numpy; ours:
+/// `REPLAYCAST_REPORT=1 swift test -c release --filter ResamplerQualityReport`.
+///
+/// | to 48 kHz                              | ours        | audioresample |
+/// |----------------------------------------|-------------|---------------|
+/// | THD+N 1 kHz from 44.1 / 32 / 24 kHz    | −118.3 / −137.4 / −113.6 dB | −103.8 / −128.4 / −97.6 dB |
+/// | THD+N at 0.8·Nyquist (17.6k/12.8k/9.6k) | −112.5 / −107.3 / −108.5 dB | −83.0 / −80.2 / −98.6 dB |
+/// | 1 kHz gain                             | 0.0000 dB   | +0.0001 dB    |
+/// | flatness 20 Hz…min(20k, 0.9·Nyquist)   | 0.61 dB (at the top) | 0.72 dB |
+/// | images of tones at 0.90…0.96·Nyquist   | ≤ −90.3 dB  | −80.6…−107.8 dB |
+/// | image of a tone at 0.98·Nyquist        | −48.8 dB    | −68.8 dB      |
+/// | 96k: 25 / 30 / 40 kHz tone leaks       | −120.5 / −114.6 / −125.7 dB | −89.4 / −96.8 / −103.7 dB |
+/// | 88.2k: 26 / 30 kHz tone leaks          | −108.0 / −116.2 dB | −106.1 / −103.1 dB |
+/// | 96k: 20 / 21 / 21.6 kHz passband       | −0.001 / −0.36 / −1.9 dB | 0.000 / −0.45 / −2.3 dB |
 public final class Resampler {
     public let inputRate: Int
     public let outputRate: Int
