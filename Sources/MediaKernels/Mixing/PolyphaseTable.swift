@@ -34,7 +34,7 @@ final class PolyphaseTable: @unchecked Sendable {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: rows * taps * MemoryLayout<Float>.size, alignment: 64)
         coefficients = raw.bindMemory(to: Float.self, capacity: rows * taps)
 
-        let bandwidth = min(1.0, Double(outputRate) / Double(inputRate))
+        let prototype = filter.prototype(taps: taps, bandwidth: min(1.0, Double(outputRate) / Double(inputRate)))
         let half = taps / 2
         var row = [Double](repeating: 0, count: taps)
         for r in 0..<rows {
@@ -43,7 +43,7 @@ final class PolyphaseTable: @unchecked Sendable {
             for j in 0..<taps {
                 // Tap j reads input frame (position − half + 1 + j), which lies
                 // phase + half − 1 − j frames before the output position.
-                let value = filter.impulse(at: phase + Double(half - 1 - j), taps: taps, bandwidth: bandwidth)
+                let value = prototype.value(at: phase + Double(half - 1 - j))
                 row[j] = value
                 sum += value
             }

@@ -167,7 +167,7 @@ public final class Resampler {
         let slot = written - bufferStart
         let source = frames + skipped * channels
         if table == nil || channels == 1 {
-            (history + slot * channels).update(from: source, count: stored * channels)
+            Self.copy(source, to: history + slot * channels, count: stored * channels)
         } else {
             deinterleave(source, frames: stored, into: slot)
         }
@@ -247,7 +247,7 @@ public final class Resampler {
                 let width = table == nil ? channels : 1
                 for c in 0..<planeStrideCount {
                     let plane = history + c * planeCapacity
-                    plane.update(from: plane + drop * width, count: keep * width)
+                    Self.copy(plane + drop * width, to: plane, count: keep * width)
                 }
                 bufferStart += drop
             }
@@ -278,7 +278,7 @@ public final class Resampler {
         }
         if done < frames {
             let first = positionFrame + done - bufferStart
-            (output + done * channels).update(from: history + first * channels, count: (frames - done) * channels)
+            Self.copy(history + first * channels, to: output + done * channels, count: (frames - done) * channels)
         }
         positionFrame += frames
     }
@@ -347,6 +347,13 @@ public final class Resampler {
         }
         positionFrame = frame
         positionPhase = phase
+    }
+
+    /// A memmove in every build; typed `update(from:)` is an element loop in debug builds,
+    /// which made the minute-long tests crawl.
+    @inline(__always)
+    private static func copy(_ source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>, count: Int) {
+        UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count * MemoryLayout<Float>.size)
     }
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }

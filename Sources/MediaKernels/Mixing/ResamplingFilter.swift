@@ -44,18 +44,29 @@ struct ResamplingFilter: Sendable {
         return (wanted + Self.tapGranule - 1) / Self.tapGranule * Self.tapGranule
     }
 
-    /// Impulse response at `t` input frames from the centre, for a filter `taps` input
-    /// frames long. `bandwidth` is output/input when downsampling and 1 otherwise; the result
-    /// is left unnormalised (each polyphase row is scaled to unit DC gain afterwards).
-    func impulse(at t: Double, taps: Int, bandwidth: Double) -> Double {
-        let half = Double(taps) / 2
-        let x = t / half
-        guard abs(x) < 1 else { return 0 }
-        let fc = cutoff * bandwidth
-        let arg = Double.pi * fc * t
-        let sinc = arg == 0 ? 1 : sin(arg) / arg
-        let window = (besselI0(beta * (1 - x * x).squareRoot()) - 1) / (besselI0(beta) - 1)
-        return fc * sinc * window
+    /// The impulse response for one rate pair, with its constants worked out once.
+    func prototype(taps: Int, bandwidth: Double) -> Prototype {
+        Prototype(half: Double(taps) / 2, cutoff: cutoff * bandwidth, beta: beta,
+                  windowScale: 1 / (besselI0(beta) - 1))
+    }
+
+    /// `bandwidth` is output/input when downsampling and 1 otherwise. Values are left
+    /// unnormalised: each polyphase row is scaled to unit DC gain afterwards.
+    struct Prototype {
+        let half: Double
+        let cutoff: Double
+        let beta: Double
+        let windowScale: Double
+
+        /// Impulse response `t` input frames from the centre.
+        func value(at t: Double) -> Double {
+            let x = t / half
+            guard abs(x) < 1 else { return 0 }
+            let arg = Double.pi * cutoff * t
+            let sinc = arg == 0 ? 1 : sin(arg) / arg
+            let window = (besselI0(beta * (1 - x * x).squareRoot()) - 1) * windowScale
+            return cutoff * sinc * window
+        }
     }
 }
 
