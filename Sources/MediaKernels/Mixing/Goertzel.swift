@@ -3,8 +3,8 @@ import Foundation
 /// Amplitude of one frequency in a Float signal (one channel of interleaved frames), by the
 /// Goertzel recurrence, which evaluates the DTFT at any frequency, not just at FFT bins.
 /// A Hann window keeps other components (including the tone's own negative-frequency
-/// image) from leaking in, so a steady tone reads within ~0.001 dB given a few hundred
-/// cycles; without the window, read whole numbers of cycles.
+/// image) from leaking in: a steady tone over one second reads within 0.001 dB (tested from
+/// 20 Hz to 23 kHz at 48 kHz); without the window, read whole numbers of cycles.
 public enum Goertzel {
     public enum Window: Sendable { case rectangular, hann }
 

@@ -42,6 +42,12 @@ import Foundation
 /// | 96k: 25 / 30 / 40 kHz tone leaks       | −120.5 / −114.6 / −125.7 dB | −89.4 / −96.8 / −103.7 dB |
 /// | 88.2k: 26 / 30 kHz tone leaks          | −108.0 / −116.2 dB | −106.1 / −103.1 dB |
 /// | 96k: 20 / 21 / 21.6 kHz passband       | −0.001 / −0.36 / −1.9 dB | 0.000 / −0.45 / −2.3 dB |
+///
+/// Cost in a release build on this machine (2.8 GHz Xeon, baseline x86-64 vectors), per
+/// output frame, 44.1k→48k: 9.5 ns mono, 17 ns stereo (audioresample: 16 and 31 ns,
+/// gst-launch with and without it, 600 s of noise); 96k→48k stereo 31 ns; odd ratios
+/// (interpolated rows) 32 ns stereo. Setup: ~0.6 ms for 44.1k→48k, under 0.1 ms for
+/// 32k/24k→48k. `REPLAYCAST_BENCH=1 swift test -c release --filter ResamplerSpeed`.
 public final class Resampler {
     public let inputRate: Int
     public let outputRate: Int

@@ -81,9 +81,8 @@ import Testing
     }
 
     /// Where audioresample is better: tones in the top 4 % of the input band. At 0.98·Nyquist
-    /// the image (at 1.02·Nyquist) is −49 dB here against its −69 dB. Matching it needs 72
-    /// taps (see `ResamplingFilter`); input content that high is rare and usually already
-    /// removed by the source's own anti-alias filter and codec.
+    /// the image (at 1.02·Nyquist) is −49 dB here against its −69 dB. `ResamplingFilter`
+    /// says why 64 taps were kept anyway.
     @Test func imagesOfTonesJustBelowNyquistAreOnlyPartlyRejected() {
         let level = Self.image(inputRate: 44100, tone: 0.98 * 22050)
         #expect(level <= -45 && level >= -55, "\(level) dB")
