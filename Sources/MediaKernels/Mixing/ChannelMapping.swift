@@ -1,0 +1,103 @@
+/// Maps 1, 2 or 3 interleaved input channels to interleaved stereo, with the input's gain
+/// applied in the same pass, either storing the result or adding it to a mix.
+///
+/// - Mono: copied to both sides at 0 dB, as `audioconvert` does. A centred source then plays
+///   3 dB louder in total than it would through a −3 dB pan law; we keep 0 dB so a mono
+///   mic sounds as loud as the same voice recorded in stereo and gain 1 stays bit-exact.
+/// - Stereo: passed through (bit-exact at gain 1).
+/// - Three channels (multicam mics): 0 → left, 1 → right, 2 treated as a centre sent to both
+///   sides at −3 dB (×√½). The matrix is then scaled by 1/(1 + √½) so a row's gains sum to
+///   1: in-phase full-scale inputs give exactly full scale, never more. That is the matrix
+///   `audioconvert` builds for front-left/right/centre: left = 0.5858·c0 + 0.4142·c2.
+///
+/// Mapping is linear and per frame, so it commutes with resampling: resample mono before
+/// mapping (half the filter work), and downmix three channels before resampling.
+public struct ChannelMapping: Sendable {
+    public let inputChannels: Int
+
+    /// Gains of the three-channel downmix (see above).
+    public static let sideGain = Float(1 / (1 + 0.5.squareRoot()))
+    public static let centreGain = Float(0.5.squareRoot() / (1 + 0.5.squareRoot()))
+
+    public init(inputChannels: Int) {
+        precondition((1...3).contains(inputChannels), "ChannelMapping takes 1 to 3 channels")
+        self.inputChannels = inputChannels
+    }
+
+    /// Writes `frames` stereo frames (2·frames Floats) to `output`.
+    public func map(_ input: UnsafePointer<Float>, frames: Int, gain: Float, into output: UnsafeMutablePointer<Float>) {
+        apply(input, frames, gain, output, accumulate: false)
+    }
+
+    /// Adds `frames` mapped stereo frames to the mix already in `output`.
+    public func mix(_ input: UnsafePointer<Float>, frames: Int, gain: Float, into output: UnsafeMutablePointer<Float>) {
+        apply(input, frames, gain, output, accumulate: true)
+    }
+
+    @inline(__always)
+    private func apply(
+        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>, accumulate: Bool
+    ) {
+        switch inputChannels {
+        case 1: Self.mono(input, frames, gain, output, accumulate)
+        case 2: Self.stereo(input, frames, gain, output, accumulate)
+        default: Self.threeChannels(input, frames, gain, output, accumulate)
+        }
+    }
+
+    @inline(__always)
+    private static func store(_ value: SIMD16<Float>, _ output: UnsafeMutableRawPointer, _ byteOffset: Int, _ accumulate: Bool) {
+        var value = value
+        if accumulate { value += output.loadUnaligned(fromByteOffset: byteOffset, as: SIMD16<Float>.self) }
+        output.storeBytes(of: value, toByteOffset: byteOffset, as: SIMD16<Float>.self)
+    }
+
+    private static func mono(
+        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>, _ accumulate: Bool
+    ) {
+        let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
+        let vectors = frames / 8
+        for v in 0..<vectors {
+            let m = src.loadUnaligned(fromByteOffset: v &* 32, as: SIMD8<Float>.self) * gain
+            var pair = SIMD16<Float>()
+            pair.evenHalf = m
+            pair.oddHalf = m
+            store(pair, dst, v &* 64, accumulate)
+        }
+        for f in (vectors * 8)..<frames {
+            let m = input[f] * gain
+            output[2 * f] = accumulate ? output[2 * f] + m : m
+            output[2 * f + 1] = accumulate ? output[2 * f + 1] + m : m
+        }
+    }
+
+    private static func stereo(
+        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>, _ accumulate: Bool
+    ) {
+        let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
+        let samples = frames * 2
+        let vectors = samples / 16
+        for v in 0..<vectors {
+            store(src.loadUnaligned(fromByteOffset: v &* 64, as: SIMD16<Float>.self) * gain, dst, v &* 64, accumulate)
+        }
+        for i in (vectors * 16)..<samples {
+            let s = input[i] * gain
+            output[i] = accumulate ? output[i] + s : s
+        }
+    }
+
+    /// Three interleaved channels do not fit vector lanes evenly and only multicam mics send
+    /// them, so this stays a plain loop.
+    private static func threeChannels(
+        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>, _ accumulate: Bool
+    ) {
+        let side = sideGain * gain, centre = centreGain * gain
+        for f in 0..<frames {
+            let c = input[3 * f + 2] * centre
+            let l = input[3 * f] * side + c
+            let r = input[3 * f + 1] * side + c
+            output[2 * f] = accumulate ? output[2 * f] + l : l
+            output[2 * f + 1] = accumulate ? output[2 * f + 1] + r : r
+        }
+    }
+}

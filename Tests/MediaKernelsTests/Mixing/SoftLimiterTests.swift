@@ -1,0 +1,47 @@
+import Foundation
+import MediaKernels
+import Testing
+
+@Suite struct SoftLimiterTests {
+    let limiter = SoftLimiter()
+
+    /// −4…4 in steps of 2⁻¹³, run through the vector path.
+    static let sweep: [Float] = (-32768...32768).map { Float($0) / 8192 }
+
+    func limited(_ values: [Float]) -> [Float] {
+        var out = values
+        out.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, count: $0.count) }
+        return out
+    }
+
+    @Test func thresholdIsMinusOneDecibel() {
+        #expect(abs(20 * log10(Double(limiter.threshold)) - -1) < 1e-6)
+    }
+
+    @Test func belowTheThresholdIsTheIdentity() {
+        let below = Self.sweep.filter { abs($0) <= limiter.threshold } + [limiter.threshold, -limiter.threshold, 0, -0.0]
+        let out = limited(below)
+        #expect(zip(out, below).allSatisfy { $0.bitPattern == $1.bitPattern })
+    }
+
+    @Test func everythingUpToFourTimesFullScaleStaysInside() {
+        let out = limited(Self.sweep + [1e6, -1e30, .greatestFiniteMagnitude, .infinity, -.infinity])
+        #expect(out.allSatisfy { $0 > -1 && $0 < 1 })
+        #expect(limited([4])[0] > 0.99 && limited([1])[0] > 0.94)
+    }
+
+    @Test func curveIsMonotonicOddAndSmooth() {
+        let out = limited(Self.sweep)
+        #expect(zip(out, out.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(zip(out, out.reversed()).allSatisfy { $0 == -$1 })
+        // Slope 1 on both sides of the knee: no corner.
+        let t = limiter.threshold, d: Float = 1e-4
+        let above = (limiter(t + d) - limiter(t)) / d
+        #expect(abs(above - 1) < 0.01)
+    }
+
+    @Test func vectorAndScalarPathsAgree() {
+        let values = Self.sweep.enumerated().filter { $0.offset % 97 == 0 }.map(\.element)
+        #expect(limited(values) == values.map { limiter($0) })
+    }
+}
