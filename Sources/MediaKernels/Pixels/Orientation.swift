@@ -101,15 +101,22 @@ extension VideoFrame {
             }
             return
         }
+        // The source position is affine in (x, y): walk it with two byte steps.
+        let origin = orientation.sourcePosition(x: 0, y: 0, output: output)
+        let right = orientation.sourcePosition(x: Swift.min(1, output.width - 1), y: 0, output: output)
+        let down = orientation.sourcePosition(x: 0, y: Swift.min(1, output.height - 1), output: output)
+        let stepX = (right.x - origin.x) * size + (right.y - origin.y) * source.stride
+        let stepY = (down.x - origin.x) * size + (down.y - origin.y) * source.stride
+        let start = UnsafeRawPointer(source.pixel(x: origin.x, y: origin.y))
         let tile = 32
         for tileY in stride(from: 0, to: output.height, by: tile) {
             for tileX in stride(from: 0, to: output.width, by: tile) {
                 for y in tileY..<Swift.min(tileY + tile, output.height) {
                     let to = UnsafeMutableRawPointer(target.row(y))
+                    var from = start + y * stepY + tileX * stepX
                     for x in tileX..<Swift.min(tileX + tile, output.width) {
-                        let at = orientation.sourcePosition(x: x, y: y, output: output)
-                        let value = UnsafeRawPointer(source.row(at.y)).loadUnaligned(fromByteOffset: at.x * size, as: Sample.self)
-                        to.storeBytes(of: value, toByteOffset: x * size, as: Sample.self)
+                        to.storeBytes(of: from.loadUnaligned(as: Sample.self), toByteOffset: x * size, as: Sample.self)
+                        from += stepX
                     }
                 }
             }

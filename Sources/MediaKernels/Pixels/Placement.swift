@@ -50,5 +50,14 @@ public struct PlaneSpan: Hashable, Sendable {
     public var width: Int
     public var height: Int
 
+    public init(destinationX: Int, destinationY: Int, sourceX: Int, sourceY: Int, width: Int, height: Int) {
+        self.destinationX = destinationX
+        self.destinationY = destinationY
+        self.sourceX = sourceX
+        self.sourceY = sourceY
+        self.width = width
+        self.height = height
+    }
+
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 }

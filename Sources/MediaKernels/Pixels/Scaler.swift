@@ -161,21 +161,52 @@ final class PlaneScaler {
         }
     }
 
-    @inline(__always)
     private func filterHorizontally(into target: UnsafeMutablePointer<UInt8>, columns: ClosedRange<Int>,
                                     weights: UnsafeBufferPointer<Int32>, offsets: UnsafeBufferPointer<Int>) {
-        let taps = horizontal.taps, bpp = bytesPerPixel
-        let rounding = Int32(1 << (Self.horizontalShift - 1))
+        // Specialised per sample size and for 2–4 taps (bilinear, area up to 3x) so the inner
+        // loops unroll.
+        switch (bytesPerPixel, horizontal.taps) {
+        case (1, 2): Self.horizontal(One.self, Two.self, target, columns, weights, offsets, row)
+        case (2, 2): Self.horizontal(Two.self, Two.self, target, columns, weights, offsets, row)
+        case (4, 2): Self.horizontal(Four.self, Two.self, target, columns, weights, offsets, row)
+        case (1, 3): Self.horizontal(One.self, Three.self, target, columns, weights, offsets, row)
+        case (2, 3): Self.horizontal(Two.self, Three.self, target, columns, weights, offsets, row)
+        case (4, 3): Self.horizontal(Four.self, Three.self, target, columns, weights, offsets, row)
+        case (1, 4): Self.horizontal(One.self, Four.self, target, columns, weights, offsets, row)
+        case (2, 4): Self.horizontal(Two.self, Four.self, target, columns, weights, offsets, row)
+        case (4, 4): Self.horizontal(Four.self, Four.self, target, columns, weights, offsets, row)
+        case (1, _): Self.horizontal(One.self, AnyTaps.self, target, columns, weights, offsets, row, taps: horizontal.taps)
+        case (2, _): Self.horizontal(Two.self, AnyTaps.self, target, columns, weights, offsets, row, taps: horizontal.taps)
+        default: Self.horizontal(Four.self, AnyTaps.self, target, columns, weights, offsets, row, taps: horizontal.taps)
+        }
+    }
+
+    @inline(__always)
+    private static func horizontal<Channels: StaticCount, Taps: StaticCount>(
+        _: Channels.Type, _: Taps.Type, _ target: UnsafeMutablePointer<UInt8>, _ columns: ClosedRange<Int>,
+        _ weights: UnsafeBufferPointer<Int32>, _ offsets: UnsafeBufferPointer<Int>, _ row: UnsafeMutablePointer<UInt16>,
+        taps dynamicTaps: Int = 0
+    ) {
+        let channels = Channels.value, taps = Taps.value > 0 ? Taps.value : dynamicTaps
+        let rounding = Int32(1 << (horizontalShift - 1))
         var out = target
         for column in columns {
             let tapWeights = weights.baseAddress! + column * taps
-            let input = row + offsets[column] * bpp
-            for channel in 0..<bpp {
+            let input = row + offsets[column] * channels
+            for channel in 0..<channels {
                 var sum = rounding
-                for k in 0..<taps { sum &+= Int32(input[k * bpp + channel]) &* tapWeights[k] }
-                out[channel] = UInt8(truncatingIfNeeded: Swift.min(sum >> Int32(Self.horizontalShift), 255))
+                for k in 0..<taps { sum &+= Int32(input[k * channels + channel]) &* tapWeights[k] }
+                out[channel] = UInt8(truncatingIfNeeded: Swift.min(sum >> Int32(horizontalShift), 255))
             }
-            out += bpp
+            out += channels
         }
     }
 }
+
+/// Compile-time loop counts for the specialised scaler loops (0 means "given at run time").
+protocol StaticCount { static var value: Int { get } }
+enum One: StaticCount { static var value: Int { 1 } }
+enum Two: StaticCount { static var value: Int { 2 } }
+enum Three: StaticCount { static var value: Int { 3 } }
+enum Four: StaticCount { static var value: Int { 4 } }
+enum AnyTaps: StaticCount { static var value: Int { 0 } }
