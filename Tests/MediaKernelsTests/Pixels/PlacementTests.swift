@@ -43,7 +43,8 @@ import Testing
                 if !format.isYUV { pip.paint { _, x, y, c in c == 3 ? 255 : UInt8(truncatingIfNeeded: x &* 31 &+ y &* 7 &+ c) } }
                 let expected = Self.reference(main: main, pip: pip, at: position)
                 main.frame.draw(pip.frame, at: position)
-                #expect(main.bytes == expected, "\(format) \(width)x\(height) at \(position)")
+                let same = main.bytes == expected
+                #expect(same, "\(format) \(width)x\(height) at \(position)")
             }
         }
     }
