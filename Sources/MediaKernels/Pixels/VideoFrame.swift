@@ -11,15 +11,25 @@ public struct VideoFrame {
     /// Wraps planes whose sizes must match `format.planeSize` for `width`×`height`.
     public init(format: PixelFormat, width: Int, height: Int, planes: [PixelPlane]) {
         precondition(planes.count == format.planeCount, "\(format) needs \(format.planeCount) planes")
-        for (index, plane) in planes.enumerated() {
-            let size = format.planeSize(index, width: width, height: height)
-            precondition(plane.width == size.width && plane.height == size.height, "plane \(index) has the wrong size")
-            precondition(plane.bytesPerPixel == format.bytesPerPixel(plane: index), "plane \(index) has the wrong pixel size")
-        }
+        self.init(format: format, width: width, height: height, planes[0],
+                  planes.count > 1 ? planes[1] : nil, planes.count > 2 ? planes[2] : nil)
+    }
+
+    /// The same without an array, for wrapping a mapped `GstVideoFrame` on every buffer
+    /// (plane data pointers and strides straight from it) without allocating.
+    public init(format: PixelFormat, width: Int, height: Int, _ plane0: PixelPlane, _ plane1: PixelPlane? = nil,
+                _ plane2: PixelPlane? = nil) {
+        let given = plane1 == nil ? 1 : plane2 == nil ? 2 : 3
+        precondition(given == format.planeCount, "\(format) needs \(format.planeCount) planes")
         self.format = format
         self.width = width
         self.height = height
-        self.planes = (planes[0], planes.count > 1 ? planes[1] : planes[0], planes.count > 2 ? planes[2] : planes[0])
+        self.planes = (plane0, plane1 ?? plane0, plane2 ?? plane0)
+        for index in 0..<format.planeCount {
+            let plane = self.plane(index), size = format.planeSize(index, width: width, height: height)
+            precondition(plane.width == size.width && plane.height == size.height, "plane \(index) has the wrong size")
+            precondition(plane.bytesPerPixel == format.bytesPerPixel(plane: index), "plane \(index) has the wrong pixel size")
+        }
     }
 
     /// Views one buffer holding every plane, at the byte offsets and strides of `layout`
