@@ -1,0 +1,60 @@
+/// A position in luma (full-resolution) pixels. Negative values place a picture partly
+/// outside the frame, as compositor's `xpos`/`ypos` allow.
+public struct PixelPoint: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let zero = PixelPoint(x: 0, y: 0)
+}
+
+/// A size in luma pixels.
+public struct PixelSize: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+}
+
+/// A rectangle in luma pixels; `x`/`y` is the top-left corner, the right and bottom edges
+/// are exclusive.
+public struct PixelRect: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public init(origin: PixelPoint, size: PixelSize) {
+        self.init(x: origin.x, y: origin.y, width: size.width, height: size.height)
+    }
+
+    public var origin: PixelPoint { PixelPoint(x: x, y: y) }
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The overlap of two rectangles; empty (zero size) when they do not overlap.
+    public func intersection(_ other: PixelRect) -> PixelRect {
+        let left = Swift.max(x, other.x), top = Swift.max(y, other.y)
+        let right = Swift.min(maxX, other.maxX), bottom = Swift.min(maxY, other.maxY)
+        guard right > left, bottom > top else { return PixelRect(x: left, y: top, width: 0, height: 0) }
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}
