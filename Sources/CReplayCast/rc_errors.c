@@ -7,3 +7,11 @@ void rc_element_error_stream_format(gpointer element, const gchar *text, const g
 void rc_element_error_core_negotiation(gpointer element, const gchar *text, const gchar *debug) {
   GST_ELEMENT_ERROR(element, CORE, NEGOTIATION, ("%s", text), ("%s", debug ? debug : ""));
 }
+
+void rc_element_flow_error(gpointer element, GstFlowReturn flow) {
+  GST_ELEMENT_FLOW_ERROR(element, flow);
+}
+
+void rc_element_error_library_settings(gpointer element, const gchar *text, const gchar *debug) {
+  GST_ELEMENT_ERROR(element, LIBRARY, SETTINGS, ("%s", text), ("%s", debug ? debug : ""));
+}

@@ -14,4 +14,18 @@ GstFlowReturn rc_volumemeter_transform_ip(RcVolumeMeter *self, GstBuffer *buffer
 /* Called before the event is forwarded; EOS posts the last partial interval. */
 void rc_volumemeter_sink_event(RcVolumeMeter *self, GstEvent *event);
 
+/* replaykitsrc */
+void *rc_replaykitsrc_state_new(RcReplayKitSrc *self);
+void rc_replaykitsrc_state_free(void *state);
+/* NULL when `text` is valid, else a newly allocated reason naming the offending part. */
+gchar *rc_replaykitsrc_check_string(gint which, const gchar *text);
+/* NULL -> READY: builds the broadcast from the settings; posts an error and returns FALSE if it cannot. */
+gboolean rc_replaykitsrc_prepare(RcReplayKitSrc *self);
+gboolean rc_replaykitsrc_is_live(RcReplayKitSrc *self);
+void rc_replaykitsrc_reset(RcReplayKitSrc *self);
+/* One iteration of a stream's task; FALSE pauses the task (EOS, flushing, error). */
+gboolean rc_replaykitsrc_stream_step(RcReplayKitSrc *self, RcStreamKind kind);
+gboolean rc_replaykitsrc_query(RcReplayKitSrc *self, RcStreamKind kind, GstQuery *query);
+void rc_replaykitsrc_action(RcReplayKitSrc *self, RcBroadcastAction action);
+
 #endif

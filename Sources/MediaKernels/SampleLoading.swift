@@ -180,3 +180,49 @@ private func Int32x8(littleEndian x: SIMD8<Int32>) -> SIMD8<Int32> {
           x[4].byteSwapped, x[5].byteSwapped, x[6].byteSwapped, x[7].byteSwapped)
     #endif
 }
+
+/// Reads in memory order, 16 samples as one vector, for format conversion (PCMConversion):
+/// raw sample units, not scaled.
+protocol OrderedSampleLoading {
+    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float>
+    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float
+}
+
+extension S16LELoad: OrderedSampleLoading {
+    @inline(__always)
+    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
+        SIMD16<Float>(base.loadUnaligned(fromByteOffset: sample &* 2, as: SIMD16<Int16>.self))
+    }
+    @inline(__always)
+    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float { Float(double(base, sample)) }
+}
+
+extension S16BELoad: OrderedSampleLoading {
+    @inline(__always)
+    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
+        let raw = base.loadUnaligned(fromByteOffset: sample &* 2, as: SIMD16<UInt16>.self)
+        return SIMD16<Float>(SIMD16<Int16>(truncatingIfNeeded: (raw &<< 8) | (raw &>> 8)))
+    }
+    @inline(__always)
+    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float { Float(double(base, sample)) }
+}
+
+extension S32LELoad: OrderedSampleLoading {
+    @inline(__always)
+    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
+        SIMD16<Float>(base.loadUnaligned(fromByteOffset: sample &* 4, as: SIMD16<Int32>.self))
+    }
+    @inline(__always)
+    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float { Float(double(base, sample)) }
+}
+
+extension F64LELoad: OrderedSampleLoading {
+    @inline(__always)
+    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
+        let low = base.loadUnaligned(fromByteOffset: sample &* 8, as: SIMD8<Double>.self)
+        let high = base.loadUnaligned(fromByteOffset: sample &* 8 &+ 64, as: SIMD8<Double>.self)
+        return SIMD16(lowHalf: SIMD8<Float>(low), highHalf: SIMD8<Float>(high))
+    }
+    @inline(__always)
+    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float { Float(double(base, sample)) }
+}

@@ -23,8 +23,8 @@ def properties(text):
     section = text.split("Element Properties:", 1)[1].split("\nElement Signals:", 1)[0]
     section = section.split("\nElement Actions:", 1)[0]
     props = {}
-    for block in re.split(r"\n(?=  [a-z][\w-]* +: )", section):
-        head = re.match(r"\s*([a-z][\w-]*) +: (.*)", block)
+    for block in re.split(r"\n(?=  [a-z][\w-]* *: )", section):
+        head = re.match(r"\s*([a-z][\w-]*) *: (.*)", block)
         if not head:
             continue
         name, blurb = head.group(1), head.group(2).strip()
@@ -34,10 +34,14 @@ def properties(text):
         detail = " ".join(l for l in lines if not l.startswith("flags:"))
         kind = re.match(r"([\w ]+?)(?:\.| \"|$)", detail)
         rng = re.search(r"Range: *(\S+) *- *(\S+)", detail)
+        enum_default = re.search(r'Default: *-?\d+, "([^"]*)"', detail)
         default = re.search(r"Default: *(.*?)\s*(?:\(|$)", detail)
+        if enum_default:
+            default_text = enum_default.group(1)
+        else:
+            default_text = default.group(1).strip().strip('"') if default else ""
         props[name] = (blurb, kind.group(1) if kind else "",
-                       f"{rng.group(1)} – {rng.group(2)}" if rng else "",
-                       default.group(1).strip().strip('"') if default else "")
+                       f"{rng.group(1)} – {rng.group(2)}" if rng else "", default_text)
     return props
 
 

@@ -5,6 +5,7 @@
 
 #include "rc_gst.h"
 #include "rc_volumemeter.h"
+#include "rc_replaykitsrc.h"
 
 /* Registers the plugin with the running process's registry (tests, the CLI). Idempotent. */
 gboolean rc_plugin_register_static(void);

@@ -13,6 +13,8 @@
 
 static inline GstElement *rc_element(gpointer obj) { return GST_ELEMENT(obj); }
 static inline GstObject *rc_object(gpointer obj) { return GST_OBJECT(obj); }
+static inline GstBin *rc_bin(gpointer obj) { return GST_BIN(obj); }
+static inline GObject *rc_gobject(gpointer obj) { return G_OBJECT(obj); }
 static inline GObjectClass *rc_object_class(gpointer obj) { return G_OBJECT_GET_CLASS(obj); }
 static inline void rc_object_lock(gpointer obj) { GST_OBJECT_LOCK(obj); }
 static inline void rc_object_unlock(gpointer obj) { GST_OBJECT_UNLOCK(obj); }
@@ -26,13 +28,20 @@ static inline GstClockTime rc_frames_to_time(guint64 frames, gint rate) {
 }
 
 static inline GstEventType rc_event_type(GstEvent *e) { return GST_EVENT_TYPE(e); }
+static inline GstQueryType rc_query_type(GstQuery *q) { return GST_QUERY_TYPE(q); }
 static inline const gchar *rc_object_name(gpointer obj) { return GST_OBJECT_NAME(obj); }
+
+/* g_signal_emit_by_name for an action signal without arguments or return value. */
+static inline void rc_emit_action(gpointer obj, const gchar *signal) { g_signal_emit_by_name(obj, signal); }
 
 /* Message fields: typed setters by quark, so Swift never touches GValue plumbing. */
 void rc_structure_set_uint64(GstStructure *s, GQuark field, guint64 v);
 void rc_structure_set_double(GstStructure *s, GQuark field, gdouble v);
 void rc_structure_set_boolean(GstStructure *s, GQuark field, gboolean v);
 void rc_structure_set_string(GstStructure *s, GQuark field, const gchar *v);
+void rc_structure_set_int(GstStructure *s, GQuark field, gint v);
+/* Takes ownership of `v`. */
+void rc_structure_take_structure(GstStructure *s, GQuark field, GstStructure *v);
 /* A GValueArray of doubles, the type `level` uses, so apps written for level read ours unchanged. */
 void rc_structure_set_double_array(GstStructure *s, GQuark field, const gdouble *values, guint n);
 
@@ -50,6 +59,9 @@ static inline GType rc_type_int(void) { return G_TYPE_INT; }
 /* GST_ELEMENT_ERROR is a macro: errors posted from Swift go through these. */
 void rc_element_error_stream_format(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_error_core_negotiation(gpointer element, const gchar *text, const gchar *debug);
+void rc_element_error_library_settings(gpointer element, const gchar *text, const gchar *debug);
+/* GST_ELEMENT_FLOW_ERROR: the standard "Internal data stream error" for a failed push. */
+void rc_element_flow_error(gpointer element, GstFlowReturn flow);
 
 /* Negotiation that names the element and the reason (see rc_negotiation.c). */
 gboolean rc_caps_query_reveal_unsupported(GstQuery *query, GstCaps *supported);

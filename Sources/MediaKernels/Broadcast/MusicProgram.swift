@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Pop-like app audio: C–G–Am–F at 120 bpm, one chord per 2 s bar (an 8 s loop), as a
 /// sustained three-voice pad, a plucked bass on every beat, a plucked arpeggio in eighths

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Table-lookup oscillator and noise whose value at sample n depends on n alone, which is
 /// what lets `ProgramAudio` render any range identically however it is chunked.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Deterministic programme content for the emulated audio streams, addressed by sample
 /// index: rendering frames `n ..< n + count` gives the same samples however a stream is cut

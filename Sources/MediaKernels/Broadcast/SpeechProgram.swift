@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Speech-like mic audio: phrases of voiced syllables separated by pauses.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Amplitude of one frequency in a Float signal (one channel of interleaved frames), by the
 /// Goertzel recurrence, which evaluates the DTFT at any frequency, not just at FFT bins.

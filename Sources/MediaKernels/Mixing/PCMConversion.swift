@@ -60,7 +60,7 @@ public enum PCMConversion {
     }
 
     @inline(__always)
-    private static func load<L: SampleLoading>(
+    private static func load<L: OrderedSampleLoading>(
         _: L.Type, _ source: UnsafeRawPointer, _ samples: Int, _ destination: UnsafeMutablePointer<Float>, scale: Float
     ) {
         let vectors = samples / lanes

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Streaming band-limited resampler for interleaved Float frames (polyphase windowed sinc),
 /// with exact, drift-free timing.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The low-pass prototype behind `Resampler`: a sinc cut off at a fraction of the lower
 /// Nyquist frequency, shaped by a Kaiser window whose edge pedestal is removed.

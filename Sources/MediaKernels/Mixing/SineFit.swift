@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Least-squares fit of amplitude·sin(2π·f·n/rate + phase) + offset to one channel of a
 /// Float signal at a known frequency, and what the fit leaves over. The residual is

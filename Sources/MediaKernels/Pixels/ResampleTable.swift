@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How a scaler weighs source samples.
 public enum ScalingMethod: Sendable, CaseIterable {

@@ -21,7 +21,10 @@ struct PipelineRun {
         elementMessages.filter { $0.source == source && $0.fields.name == name }.map(\.fields)
     }
 
+    /// `prepare` runs on the parsed pipeline before it plays (attach recorders there);
+    /// `whilePlaying` right after it was set to PLAYING.
     static func run(_ description: String, timeout: Double = 30,
+                    prepare: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
                     whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> PipelineRun {
         GStreamerSetup.ensure()
         var parseError: UnsafeMutablePointer<GError>?
@@ -37,6 +40,7 @@ struct PipelineRun {
         let bus = gst_element_get_bus(pipeline)!
         defer { gst_object_unref(bus) }
         var run = PipelineRun()
+        prepare?(pipeline)
         gst_element_set_state(pipeline, GST_STATE_PLAYING)
         whilePlaying?(pipeline)
         let deadline = Date().addingTimeInterval(timeout)

@@ -1,0 +1,510 @@
+/* replaykitsrc: GType, properties, action signals, pads, state changes and the three
+ * stream tasks. What each stream produces, and when, is decided in Swift
+ * (ReplayKitSource.swift); the waiting primitives live here because they are
+ * GStreamer clock/condition idioms. */
+#include "include/rc_replaykitsrc.h"
+#include "swift_exports.h"
+
+#define VIDEO_CAPS "video/x-raw, format = (string) NV12, width = (int) [ 16, 4096 ], height = (int) [ 16, 4096 ], " \
+  "framerate = (fraction) 0/1, max-framerate = (fraction) [ 1/1, 30/1 ], colorimetry = (string) 1:3:5:1, " \
+  "interlace-mode = (string) progressive"
+#define APP_CAPS "audio/x-raw, format = (string) { S16LE, S16BE }, layout = (string) interleaved, " \
+  "rate = (int) [ 8000, 96000 ], channels = (int) [ 1, 2 ]"
+#define MIC_CAPS "audio/x-raw, format = (string) S16LE, layout = (string) interleaved, " \
+  "rate = (int) [ 8000, 96000 ], channels = (int) [ 1, 3 ]"
+
+static GstStaticPadTemplate templates[RC_STREAM_COUNT] = {
+  GST_STATIC_PAD_TEMPLATE("video", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(VIDEO_CAPS)),
+  GST_STATIC_PAD_TEMPLATE("audio_app", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(APP_CAPS)),
+  GST_STATIC_PAD_TEMPLATE("audio_mic", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(MIC_CAPS)),
+};
+
+enum {
+  PROP_0,
+  PROP_DEVICE,
+  PROP_WIDTH,
+  PROP_HEIGHT,
+  PROP_ACTIVITY,
+  PROP_MIC,
+  PROP_SETUP_INFO,
+  PROP_SCHEDULE,
+  PROP_IS_LIVE,
+  PROP_NUM_FRAMES,
+  PROP_DURATION,
+  PROP_APP_RATE,
+  PROP_APP_CHANNELS,
+  PROP_APP_ENDIANNESS,
+  PROP_APP_FRAMES_PER_BUFFER,
+  PROP_MIC_RATE,
+  PROP_MIC_CHANNELS,
+  PROP_GAP_EVENTS,
+  PROP_AUDIO_AFTER_CALL,
+};
+
+enum { SIGNAL_PAUSE, SIGNAL_RESUME, SIGNAL_FINISH, SIGNAL_COUNT };
+static guint signals[SIGNAL_COUNT];
+
+#define DEFAULT_DEVICE 1 /* iphone-11-ios17 */
+#define DEFAULT_ACTIVITY "animated"
+
+/* Same names as DeviceProfile.all in Swift (a test checks); Swift looks profiles up by nick. */
+static const GEnumValue device_values[] = {
+  { 0, "iPhone X, iOS 12: 1125x2436, app 44.1 kHz mono S16BE in 22596-frame bursts, mic 44.1 kHz mono", "iphone-x-ios12" },
+  { 1, "iPhone 11 Pro Max, iOS 17: 1242x2688, app 44.1 kHz stereo S16BE, mic 48 kHz mono", "iphone-11-ios17" },
+  { 2, "iPad Pro 12.9-inch, iPadOS 17: 2048x2732, app 44.1 kHz stereo S16BE, mic 48 kHz mono", "ipad-ios17" },
+  { 3, "iPhone 11 Pro Max with a 32 kHz mic (RTC vendor report)", "rtc-32k-mic" },
+  { 4, "iPhone 11 Pro Max with AirPods: 24 kHz mic", "airpods-mic" },
+  { 5, "iPhone 11 Pro Max recording multicam: 48 kHz 3-channel mic", "multicam-mic" },
+  { 0, NULL, NULL },
+};
+
+static const GEnumValue mic_values[] = {
+  { RC_MIC_ON, "Microphone on: speech-like audio", "on" },
+  { RC_MIC_OFF, "Microphone off: no mic buffers at all", "off" },
+  { RC_MIC_SILENCE, "Microphone muted: continuous digital silence", "silence" },
+  { 0, NULL, NULL },
+};
+
+static const GEnumValue endianness_values[] = {
+  { RC_ENDIANNESS_PROFILE, "As the device profile delivers it", "profile" },
+  { RC_ENDIANNESS_LITTLE, "Little-endian S16LE", "little" },
+  { RC_ENDIANNESS_BIG, "Big-endian S16BE", "big" },
+  { 0, NULL, NULL },
+};
+
+static GType enum_type(const gchar *name, const GEnumValue *values) {
+  GType type = g_type_from_name(name);
+  return type ? type : g_enum_register_static(name, values);
+}
+
+/* The GType is GstReplayKitSrc so instances are named "replaykitsrc0". */
+typedef RcReplayKitSrc GstReplayKitSrc;
+typedef RcReplayKitSrcClass GstReplayKitSrcClass;
+G_DEFINE_TYPE(GstReplayKitSrc, rc_replaykitsrc, GST_TYPE_ELEMENT)
+
+void rc_replaykitsrc_copy_settings(RcReplayKitSrc *self, RcReplayKitSrcSettings *out) {
+  GST_OBJECT_LOCK(self);
+  *out = self->settings;
+  out->activity = g_strdup(self->settings.activity);
+  out->setup_info = g_strdup(self->settings.setup_info);
+  out->schedule = g_strdup(self->settings.schedule);
+  GST_OBJECT_UNLOCK(self);
+}
+
+void rc_replaykitsrc_settings_clear(RcReplayKitSrcSettings *settings) {
+  g_clear_pointer(&settings->activity, g_free);
+  g_clear_pointer(&settings->setup_info, g_free);
+  g_clear_pointer(&settings->schedule, g_free);
+}
+
+/* String properties with a grammar are checked when set: a bad value is refused (the
+ * property keeps its previous value), said in a warning, and kept as the reason the next
+ * start fails, so a broadcast never runs with a silently ignored schedule. */
+static void set_checked_string(RcReplayKitSrc *self, gchar **field, const GValue *value, gint which) {
+  const gchar *text = g_value_get_string(value);
+  gchar *problem = rc_replaykitsrc_check_string(which, text ? text : "");
+  GST_OBJECT_LOCK(self);
+  if (problem == NULL) {
+    g_free(*field);
+    *field = g_strdup(text ? text : "");
+    g_clear_pointer(&self->rejection, g_free);
+  } else {
+    g_free(self->rejection);
+    self->rejection = g_strdup(problem);
+  }
+  GST_OBJECT_UNLOCK(self);
+  if (problem) {
+    g_warning("%s: %s", GST_OBJECT_NAME(self), problem);
+    g_free(problem);
+  }
+}
+
+static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  RcReplayKitSrc *self = (RcReplayKitSrc *)object;
+  RcReplayKitSrcSettings *s = &self->settings;
+  switch (id) {
+    case PROP_ACTIVITY: set_checked_string(self, &s->activity, value, RC_CHECK_ACTIVITY); return;
+    case PROP_SETUP_INFO: set_checked_string(self, &s->setup_info, value, RC_CHECK_SETUP_INFO); return;
+    case PROP_SCHEDULE: set_checked_string(self, &s->schedule, value, RC_CHECK_SCHEDULE); return;
+    default: break;
+  }
+  GST_OBJECT_LOCK(self);
+  switch (id) {
+    case PROP_DEVICE: s->device = g_value_get_enum(value); break;
+    case PROP_WIDTH: s->width = g_value_get_int(value); break;
+    case PROP_HEIGHT: s->height = g_value_get_int(value); break;
+    case PROP_MIC: s->mic = g_value_get_enum(value); break;
+    case PROP_IS_LIVE: s->is_live = g_value_get_boolean(value); break;
+    case PROP_NUM_FRAMES: s->num_frames = g_value_get_int(value); break;
+    case PROP_DURATION: s->duration = g_value_get_uint64(value); break;
+    case PROP_APP_RATE: s->app_rate = g_value_get_int(value); break;
+    case PROP_APP_CHANNELS: s->app_channels = g_value_get_int(value); break;
+    case PROP_APP_ENDIANNESS: s->app_endianness = g_value_get_enum(value); break;
+    case PROP_APP_FRAMES_PER_BUFFER: s->app_frames_per_buffer = g_value_get_int(value); break;
+    case PROP_MIC_RATE: s->mic_rate = g_value_get_int(value); break;
+    case PROP_MIC_CHANNELS: s->mic_channels = g_value_get_int(value); break;
+    case PROP_GAP_EVENTS: s->gap_events = g_value_get_boolean(value); break;
+    case PROP_AUDIO_AFTER_CALL: s->audio_after_call = g_value_get_boolean(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  RcReplayKitSrc *self = (RcReplayKitSrc *)object;
+  RcReplayKitSrcSettings *s = &self->settings;
+  GST_OBJECT_LOCK(self);
+  switch (id) {
+    case PROP_DEVICE: g_value_set_enum(value, s->device); break;
+    case PROP_WIDTH: g_value_set_int(value, s->width); break;
+    case PROP_HEIGHT: g_value_set_int(value, s->height); break;
+    case PROP_ACTIVITY: g_value_set_string(value, s->activity); break;
+    case PROP_MIC: g_value_set_enum(value, s->mic); break;
+    case PROP_SETUP_INFO: g_value_set_string(value, s->setup_info); break;
+    case PROP_SCHEDULE: g_value_set_string(value, s->schedule); break;
+    case PROP_IS_LIVE: g_value_set_boolean(value, s->is_live); break;
+    case PROP_NUM_FRAMES: g_value_set_int(value, s->num_frames); break;
+    case PROP_DURATION: g_value_set_uint64(value, s->duration); break;
+    case PROP_APP_RATE: g_value_set_int(value, s->app_rate); break;
+    case PROP_APP_CHANNELS: g_value_set_int(value, s->app_channels); break;
+    case PROP_APP_ENDIANNESS: g_value_set_enum(value, s->app_endianness); break;
+    case PROP_APP_FRAMES_PER_BUFFER: g_value_set_int(value, s->app_frames_per_buffer); break;
+    case PROP_MIC_RATE: g_value_set_int(value, s->mic_rate); break;
+    case PROP_MIC_CHANNELS: g_value_set_int(value, s->mic_channels); break;
+    case PROP_GAP_EVENTS: g_value_set_boolean(value, s->gap_events); break;
+    case PROP_AUDIO_AFTER_CALL: g_value_set_boolean(value, s->audio_after_call); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void finalize(GObject *object) {
+  RcReplayKitSrc *self = (RcReplayKitSrc *)object;
+  rc_replaykitsrc_state_free(self->state);
+  self->state = NULL;
+  rc_replaykitsrc_settings_clear(&self->settings);
+  g_free(self->rejection);
+  g_mutex_clear(&self->lock);
+  g_cond_clear(&self->cond);
+  G_OBJECT_CLASS(rc_replaykitsrc_parent_class)->finalize(object);
+}
+
+/* Waiting: every wait is interruptible by flushing (pads deactivating) and, in live
+ * mode, by leaving PLAYING, after which the stream waits for PLAYING again. */
+
+RcWaitResult rc_replaykitsrc_wait_playing(RcReplayKitSrc *self) {
+  g_mutex_lock(&self->lock);
+  while (!self->playing && !self->flushing)
+    g_cond_wait(&self->cond, &self->lock);
+  RcWaitResult result = self->flushing ? RC_WAIT_STOPPED : RC_WAIT_OK;
+  g_mutex_unlock(&self->lock);
+  return result;
+}
+
+GstClockTime rc_replaykitsrc_running_time(RcReplayKitSrc *self) {
+  GstClock *clock = gst_element_get_clock(GST_ELEMENT(self));
+  if (clock == NULL)
+    return GST_CLOCK_TIME_NONE;
+  GstClockTime now = gst_clock_get_time(clock);
+  GstClockTime base = gst_element_get_base_time(GST_ELEMENT(self));
+  gst_object_unref(clock);
+  return now > base ? now - base : 0;
+}
+
+RcWaitResult rc_replaykitsrc_wait_until(RcReplayKitSrc *self, RcStreamKind kind, GstClockTime running_time) {
+  for (;;) {
+    if (rc_replaykitsrc_wait_playing(self) != RC_WAIT_OK)
+      return RC_WAIT_STOPPED;
+    GstClock *clock = gst_element_get_clock(GST_ELEMENT(self));
+    if (clock == NULL)
+      return RC_WAIT_OK;
+    GstClockID id = gst_clock_new_single_shot_id(clock, gst_element_get_base_time(GST_ELEMENT(self)) + running_time);
+    gst_object_unref(clock);
+
+    g_mutex_lock(&self->lock);
+    gboolean go = self->playing && !self->flushing && !self->woken[kind];
+    if (go)
+      self->waits[kind] = id;
+    g_mutex_unlock(&self->lock);
+
+    GstClockReturn ret = GST_CLOCK_UNSCHEDULED;
+    if (go)
+      ret = gst_clock_id_wait(id, NULL);
+
+    g_mutex_lock(&self->lock);
+    self->waits[kind] = NULL;
+    gboolean flushing = self->flushing;
+    gboolean woken = self->woken[kind];
+    self->woken[kind] = FALSE;
+    g_mutex_unlock(&self->lock);
+    gst_clock_id_unref(id);
+
+    if (flushing)
+      return RC_WAIT_STOPPED;
+    if (woken)
+      return RC_WAIT_WOKEN;
+    if (ret == GST_CLOCK_OK || ret == GST_CLOCK_EARLY)
+      return RC_WAIT_OK;
+    /* unscheduled by PLAYING -> PAUSED: wait for PLAYING again, then for the same time */
+  }
+}
+
+void rc_replaykitsrc_wake(RcReplayKitSrc *self) {
+  g_mutex_lock(&self->lock);
+  for (int k = 0; k < RC_STREAM_COUNT; k++) {
+    self->woken[k] = TRUE;
+    if (self->waits[k])
+      gst_clock_id_unschedule(self->waits[k]);
+  }
+  g_cond_broadcast(&self->cond);
+  g_mutex_unlock(&self->lock);
+}
+
+RcWaitResult rc_replaykitsrc_wait_woken(RcReplayKitSrc *self, RcStreamKind kind) {
+  g_mutex_lock(&self->lock);
+  while (!self->woken[kind] && !self->flushing)
+    g_cond_wait(&self->cond, &self->lock);
+  RcWaitResult result = self->flushing ? RC_WAIT_STOPPED : RC_WAIT_WOKEN;
+  self->woken[kind] = FALSE;
+  g_mutex_unlock(&self->lock);
+  return result;
+}
+
+const gchar *rc_replaykitsrc_device_name(gint device) {
+  for (const GEnumValue *v = device_values; v->value_nick; v++)
+    if (v->value == device)
+      return v->value_nick;
+  return NULL;
+}
+
+GstEvent *rc_image_orientation_tag_event(const gchar *orientation) {
+  GstTagList *tags = gst_tag_list_new(GST_TAG_IMAGE_ORIENTATION, orientation, NULL);
+  return gst_event_new_tag(tags);
+}
+
+/* with self->lock */
+static void unschedule_waits(RcReplayKitSrc *self) {
+  for (int k = 0; k < RC_STREAM_COUNT; k++)
+    if (self->waits[k])
+      gst_clock_id_unschedule(self->waits[k]);
+}
+
+static void set_flushing(RcReplayKitSrc *self, gboolean flushing) {
+  g_mutex_lock(&self->lock);
+  self->flushing = flushing;
+  if (flushing)
+    unschedule_waits(self);
+  g_cond_broadcast(&self->cond);
+  g_mutex_unlock(&self->lock);
+}
+
+static void stream_loop(gpointer pad) {
+  RcReplayKitSrc *self = (RcReplayKitSrc *)GST_PAD_PARENT(pad);
+  RcStreamKind kind = GPOINTER_TO_INT(gst_pad_get_element_private(pad));
+  if (!rc_replaykitsrc_stream_step(self, kind))
+    gst_pad_pause_task(pad);
+}
+
+static gboolean activate_mode(GstPad *pad, GstObject *parent, GstPadMode mode, gboolean active) {
+  RcReplayKitSrc *self = (RcReplayKitSrc *)parent;
+  if (mode != GST_PAD_MODE_PUSH)
+    return FALSE;
+  if (active) {
+    set_flushing(self, FALSE);
+    return gst_pad_start_task(pad, stream_loop, pad, NULL);
+  }
+  set_flushing(self, TRUE);
+  return gst_pad_stop_task(pad);
+}
+
+static gboolean src_query(GstPad *pad, GstObject *parent, GstQuery *query) {
+  RcReplayKitSrc *self = (RcReplayKitSrc *)parent;
+  RcStreamKind kind = GPOINTER_TO_INT(gst_pad_get_element_private(pad));
+  if (rc_replaykitsrc_query(self, kind, query))
+    return TRUE;
+  return gst_pad_query_default(pad, parent, query);
+}
+
+static gboolean src_event(GstPad *pad, GstObject *parent, GstEvent *event) {
+  switch (GST_EVENT_TYPE(event)) {
+    case GST_EVENT_SEEK:
+      /* a live capture cannot seek */
+      gst_event_unref(event);
+      return FALSE;
+    case GST_EVENT_RECONFIGURE:
+    case GST_EVENT_LATENCY:
+    case GST_EVENT_QOS:
+      gst_event_unref(event);
+      return TRUE;
+    default:
+      return gst_pad_event_default(pad, parent, event);
+  }
+}
+
+static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
+  RcReplayKitSrc *self = (RcReplayKitSrc *)element;
+  switch (transition) {
+    case GST_STATE_CHANGE_NULL_TO_READY: {
+      GST_OBJECT_LOCK(self);
+      gchar *rejection = g_strdup(self->rejection);
+      GST_OBJECT_UNLOCK(self);
+      if (rejection) {
+        GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("%s", rejection), (NULL));
+        g_free(rejection);
+        return GST_STATE_CHANGE_FAILURE;
+      }
+      if (!rc_replaykitsrc_prepare(self))
+        return GST_STATE_CHANGE_FAILURE;
+      break;
+    }
+    case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
+      g_mutex_lock(&self->lock);
+      self->playing = TRUE;
+      g_cond_broadcast(&self->cond);
+      g_mutex_unlock(&self->lock);
+      break;
+    case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
+      g_mutex_lock(&self->lock);
+      self->playing = FALSE;
+      unschedule_waits(self);
+      g_mutex_unlock(&self->lock);
+      break;
+    default:
+      break;
+  }
+
+  GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_replaykitsrc_parent_class)->change_state(element, transition);
+  if (ret == GST_STATE_CHANGE_FAILURE)
+    return ret;
+
+  switch (transition) {
+    case GST_STATE_CHANGE_READY_TO_PAUSED:
+    case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
+      if (rc_replaykitsrc_is_live(self))
+        ret = GST_STATE_CHANGE_NO_PREROLL;
+      break;
+    case GST_STATE_CHANGE_PAUSED_TO_READY:
+      rc_replaykitsrc_reset(self);
+      break;
+    default:
+      break;
+  }
+  return ret;
+}
+
+static void action_pause(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_PAUSE); }
+static void action_resume(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_RESUME); }
+static void action_finish(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_FINISH); }
+
+static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY;
+  GType device_type = enum_type("GstReplayKitDevice", device_values);
+  GType mic_type = enum_type("GstReplayKitMic", mic_values);
+  GType endianness_type = enum_type("GstReplayKitEndianness", endianness_values);
+
+  gobject_class->set_property = set_property;
+  gobject_class->get_property = get_property;
+  gobject_class->finalize = finalize;
+  element_class->change_state = change_state;
+
+  g_object_class_install_property(gobject_class, PROP_DEVICE,
+      g_param_spec_enum("device", "Device", "Device profile: screen size and audio formats as that device delivers them",
+          device_type, DEFAULT_DEVICE, flags));
+  g_object_class_install_property(gobject_class, PROP_WIDTH,
+      g_param_spec_int("width", "Width", "Screen width in pixels, 128 or more (0 = the profile's)", 0, 4096, 0, flags));
+  g_object_class_install_property(gobject_class, PROP_HEIGHT,
+      g_param_spec_int("height", "Height", "Screen height in pixels (0 = the profile's)", 0, 4096, 0, flags));
+  g_object_class_install_property(gobject_class, PROP_ACTIVITY,
+      g_param_spec_string("activity", "Activity",
+          "When the screen changes (frames flow only then): animated, static, or a repeating pattern like busy:2s,idle:3s",
+          DEFAULT_ACTIVITY, flags));
+  g_object_class_install_property(gobject_class, PROP_MIC,
+      g_param_spec_enum("mic", "Mic", "Microphone state at the start", mic_type, RC_MIC_ON, flags));
+  g_object_class_install_property(gobject_class, PROP_SETUP_INFO,
+      g_param_spec_string("setup-info", "Setup info",
+          "Setup info handed to broadcastStarted, as a GstStructure string (e.g. setup,broadcastName=example)",
+          "", flags));
+  g_object_class_install_property(gobject_class, PROP_SCHEDULE,
+      g_param_spec_string("schedule", "Schedule",
+          "Timed broadcast events, e.g. \"5s:pause; 8s:resume; 10s:orientation=right; 12s:mic-format=24000; "
+          "15s:call-start; 18s:call-end; 20s:finish\"",
+          "", flags));
+  g_object_class_install_property(gobject_class, PROP_IS_LIVE,
+      g_param_spec_boolean("is-live", "Is live",
+          "Deliver in real time on the pipeline clock; false runs as fast as possible with the same timestamps",
+          TRUE, flags));
+  g_object_class_install_property(gobject_class, PROP_NUM_FRAMES,
+      g_param_spec_int("num-frames", "Number of frames",
+          "Finish the broadcast after this many video frames (-1 = unbounded)", -1, G_MAXINT, -1, flags));
+  g_object_class_install_property(gobject_class, PROP_DURATION,
+      g_param_spec_uint64("duration", "Duration",
+          "Finish the broadcast after this much broadcast time in nanoseconds (18446744073709551615 = unbounded)",
+          0, G_MAXUINT64, GST_CLOCK_TIME_NONE, flags));
+  g_object_class_install_property(gobject_class, PROP_APP_RATE,
+      g_param_spec_int("app-rate", "App rate", "App audio sample rate in Hz (0 = the profile's)", 0, 96000, 0, flags));
+  g_object_class_install_property(gobject_class, PROP_APP_CHANNELS,
+      g_param_spec_int("app-channels", "App channels", "App audio channels (0 = the profile's)", 0, 2, 0, flags));
+  g_object_class_install_property(gobject_class, PROP_APP_ENDIANNESS,
+      g_param_spec_enum("app-endianness", "App endianness", "Byte order of the app audio samples",
+          endianness_type, RC_ENDIANNESS_PROFILE, flags));
+  g_object_class_install_property(gobject_class, PROP_APP_FRAMES_PER_BUFFER,
+      g_param_spec_int("app-frames-per-buffer", "App frames per buffer",
+          "App audio frames per buffer (0 = the profile's: 22596 on iOS 12, 1024 elsewhere)", 0, 1 << 20, 0, flags));
+  g_object_class_install_property(gobject_class, PROP_MIC_RATE,
+      g_param_spec_int("mic-rate", "Mic rate", "Mic sample rate in Hz (0 = the profile's)", 0, 96000, 0, flags));
+  g_object_class_install_property(gobject_class, PROP_MIC_CHANNELS,
+      g_param_spec_int("mic-channels", "Mic channels", "Mic channels (0 = the profile's)", 0, 3, 0, flags));
+  g_object_class_install_property(gobject_class, PROP_GAP_EVENTS,
+      g_param_spec_boolean("gap-events", "Gap events",
+          "Announce time without buffers (pause, call, mic off) with GAP events so downstream mixers never wait; "
+          "false sends nothing at all, like a device",
+          TRUE, flags));
+  g_object_class_install_property(gobject_class, PROP_AUDIO_AFTER_CALL,
+      g_param_spec_boolean("audio-after-call", "Audio after call",
+          "Audio returns when a phone call ends (false: only video flows after a call, as seen on devices)",
+          FALSE, flags));
+
+  signals[SIGNAL_PAUSE] = g_signal_new_class_handler("pause", G_TYPE_FROM_CLASS(klass),
+      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, G_CALLBACK(action_pause), NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_RESUME] = g_signal_new_class_handler("resume", G_TYPE_FROM_CLASS(klass),
+      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, G_CALLBACK(action_resume), NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_FINISH] = g_signal_new_class_handler("finish", G_TYPE_FROM_CLASS(klass),
+      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, G_CALLBACK(action_finish), NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  for (int k = 0; k < RC_STREAM_COUNT; k++)
+    gst_element_class_add_static_pad_template(element_class, &templates[k]);
+  gst_element_class_set_static_metadata(element_class, "ReplayKit broadcast source", "Source/Video/Audio",
+      "Emulates an iOS ReplayKit broadcast upload extension: NV12 full-range screen video, app and mic audio "
+      "as devices deliver them, and the broadcast lifecycle",
+      "ReplayCast developers");
+}
+
+static void rc_replaykitsrc_init(RcReplayKitSrc *self) {
+  g_mutex_init(&self->lock);
+  g_cond_init(&self->cond);
+  self->settings.device = DEFAULT_DEVICE;
+  self->settings.activity = g_strdup(DEFAULT_ACTIVITY);
+  self->settings.mic = RC_MIC_ON;
+  self->settings.setup_info = g_strdup("");
+  self->settings.schedule = g_strdup("");
+  self->settings.is_live = TRUE;
+  self->settings.num_frames = -1;
+  self->settings.duration = GST_CLOCK_TIME_NONE;
+  self->settings.gap_events = TRUE;
+  self->flushing = TRUE;
+
+  for (int k = 0; k < RC_STREAM_COUNT; k++) {
+    GstPad *pad = gst_pad_new_from_static_template(&templates[k], templates[k].name_template);
+    gst_pad_set_element_private(pad, GINT_TO_POINTER(k));
+    gst_pad_set_activatemode_function(pad, activate_mode);
+    gst_pad_set_query_function(pad, src_query);
+    gst_pad_set_event_function(pad, src_event);
+    gst_pad_use_fixed_caps(pad);
+    gst_element_add_pad(GST_ELEMENT(self), pad);
+    self->pads[k] = pad;
+  }
+  GST_OBJECT_FLAG_SET(self, GST_ELEMENT_FLAG_SOURCE);
+  self->state = rc_replaykitsrc_state_new(self);
+}

@@ -1,0 +1,90 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// App or mic audio: buffers on the profile's cadence (22,596-frame bursts, 1024-frame
+/// callbacks with the occasional 955 + 69 split), timed by `AudioRun` from sample counts.
+/// A run restarts where the mic format changes; content is addressed by broadcast time, so
+/// it continues across the change.
+final class AudioProducer: StreamProducer {
+    private let program: ProgramAudio.Content
+    private var stream: AudioStreamProfile
+    private var content: ProgramAudio
+    /// The uninterrupted stretch of samples in progress, restarted by a format change.
+    private var run: AudioRun
+    private var bufferIndex = 0
+
+    override init(kind: RcStreamKind, element: UnsafeMutablePointer<RcReplayKitSrc>, timeline: BroadcastTimeline,
+                  configuration: BroadcastConfiguration, groupID: guint) {
+        let isMic = kind == RC_STREAM_MIC
+        program = isMic ? .speech : .music
+        stream = isMic ? configuration.mic : configuration.app
+        content = ProgramAudio(program, rate: stream.rate)
+        run = AudioRun(rate: stream.rate, cadence: stream.cadence, startTime: 0)
+        super.init(kind: kind, element: element, timeline: timeline, configuration: configuration, groupID: groupID)
+    }
+
+    private var isMic: Bool { kind == RC_STREAM_MIC }
+
+    override func initialCaps() -> UnsafeMutablePointer<GstCaps> { caps() }
+
+    private func caps() -> UnsafeMutablePointer<GstCaps> {
+        let format = stream.format == .s16be ? "S16BE" : "S16LE"
+        var text = "audio/x-raw, format=\(format), layout=interleaved, rate=\(stream.rate), channels=\(stream.channels)"
+        if stream.channels == 2 { text += ", channel-mask=(bitmask)0x3" }
+        if stream.channels > 2 { text += ", channel-mask=(bitmask)0x0" }
+        return gst_caps_from_string(text)
+    }
+
+    override func produce() -> Bool {
+        var buffer = run.buffer(bufferIndex)
+        let start = buffer.presentationTime
+        let finish = timeline.finishTime
+        if let finish, start >= finish { return endWhenDue(finish) }
+        let state = timeline.state(at: start)
+        if isMic, state.micRate != stream.rate || state.micChannels != stream.channels {
+            // The mic format changed (AirPods connected): new caps, a new run of samples.
+            stream.rate = state.micRate
+            stream.channels = state.micChannels
+            content = ProgramAudio(program, rate: stream.rate)
+            run = AudioRun(rate: stream.rate, cadence: stream.cadence, startTime: start)
+            bufferIndex = 0
+            pushCaps(caps())
+            return true
+        }
+        if let finish, buffer.deliveryTime > finish {
+            // The last buffer ends at the sample nearest the finish, so sample counts are exact.
+            let finishFrame = Int64(gst_util_uint64_scale_round(guint64(finish), guint64(stream.rate), 1_000_000_000))
+            buffer.frames = max(1, Int(finishFrame - buffer.firstFrame))
+            buffer.duration = run.time(ofFrame: buffer.firstFrame + Int64(buffer.frames)) - start
+        }
+        switch wait(until: buffer.deliveryTime) {
+        case .stopped: return false
+        case .woken: return true
+        case .due: break
+        }
+        bufferIndex += 1
+        let delivery: BroadcastState.MicDelivery = isMic ? state.mic : (state.deliversAppAudio ? .speech : .none)
+        guard delivery != .none else {
+            gap(time: start, duration: buffer.duration)
+            return true
+        }
+        let data = makeBuffer(firstSample: buffer.firstFrame, frames: buffer.frames, silent: delivery == .silence)
+        return push(data, time: start, duration: buffer.duration)
+    }
+
+    private func makeBuffer(firstSample: Int64, frames: Int, silent: Bool) -> UnsafeMutablePointer<GstBuffer> {
+        let size = frames * stream.channels * stream.format.bytesPerSample
+        let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
+        var map = GstMapInfo()
+        if gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0, let data = map.data {
+            if silent {
+                data.initialize(repeating: 0, count: size)
+            } else {
+                content.render(from: firstSample, count: frames, channels: stream.channels, format: stream.format, into: data)
+            }
+            gst_buffer_unmap(buffer, &map)
+        }
+        return buffer
+    }
+}

@@ -1,0 +1,120 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// Everything a broadcast run needs, resolved from the element's properties and the device
+/// profile once, when the element goes to READY.
+struct BroadcastConfiguration {
+    var profile: DeviceProfile
+    var width: Int
+    var height: Int
+    var activity: ScreenActivity
+    var schedule: BroadcastSchedule
+    var setupInfo: String
+    var live: Bool
+    var numFrames: Int?
+    var duration: UInt64?
+    var app: AudioStreamProfile
+    var mic: AudioStreamProfile
+    var initialMic: MicMode
+    var gapEvents: Bool
+    var audioAfterCall: Bool
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ s: RcReplayKitSrcSettings) throws(Failure) {
+        guard let name = rc_replaykitsrc_device_name(s.device).map({ String(cString: $0) }),
+              let profile = DeviceProfile(named: name) else {
+            throw Failure(description: "unknown device profile \(s.device)")
+        }
+        self.profile = profile
+        width = s.width > 0 ? Int(s.width) : profile.screenWidth
+        height = s.height > 0 ? Int(s.height) : profile.screenHeight
+        do {
+            activity = try ScreenActivity(parsing: Self.string(s.activity))
+            schedule = try BroadcastSchedule(parsing: Self.string(s.schedule))
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+        setupInfo = Self.string(s.setup_info)
+        live = s.is_live != 0
+        numFrames = s.num_frames >= 0 ? Int(s.num_frames) : nil
+        duration = s.duration == GstClockTime.none ? nil : UInt64(s.duration)
+
+        var app = profile.app
+        if s.app_rate > 0 { app.rate = Int(s.app_rate) }
+        if s.app_channels > 0 { app.channels = Int(s.app_channels) }
+        if s.app_frames_per_buffer > 0 { app.cadence = BufferCadence(framesPerBuffer: Int(s.app_frames_per_buffer)) }
+        switch s.app_endianness {
+        case RC_ENDIANNESS_LITTLE: app.format = .s16le
+        case RC_ENDIANNESS_BIG: app.format = .s16be
+        default: break
+        }
+        guard app.rate >= 8000 else { throw Failure(description: "app-rate \(app.rate) is below 8000 Hz") }
+        self.app = app
+
+        var mic = profile.mic
+        if s.mic_rate > 0 { mic.rate = Int(s.mic_rate) }
+        if s.mic_channels > 0 { mic.channels = Int(s.mic_channels) }
+        guard mic.rate >= 8000 else { throw Failure(description: "mic-rate \(mic.rate) is below 8000 Hz") }
+        self.mic = mic
+
+        switch s.mic {
+        case RC_MIC_OFF: initialMic = .off
+        case RC_MIC_SILENCE: initialMic = .silence
+        default: initialMic = .on
+        }
+        gapEvents = s.gap_events != 0
+        audioAfterCall = s.audio_after_call != 0
+        do {
+            _ = try ScreenRenderer(width: width, height: height)
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<gchar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+
+    /// Checks a string property when it is set; nil when valid, else the reason.
+    static func problem(with text: String, as kind: RcCheckedString) -> String? {
+        switch kind {
+        case RC_CHECK_ACTIVITY:
+            do { _ = try ScreenActivity(parsing: text) } catch { return "invalid activity: \(error)" }
+        case RC_CHECK_SCHEDULE:
+            do { _ = try BroadcastSchedule(parsing: text) } catch { return "invalid schedule: \(error)" }
+        case RC_CHECK_SETUP_INFO:
+            return SetupInfo.problem(with: text)
+        default:
+            return nil
+        }
+        return nil
+    }
+}
+
+/// setup-info: the dictionary an app hands to broadcastStarted, written as a GstStructure.
+enum SetupInfo {
+    static func problem(with text: String) -> String? {
+        guard !text.isEmpty else { return nil }
+        var end: UnsafeMutablePointer<gchar>?
+        return text.withCString { start -> String? in
+            guard let structure = gst_structure_from_string(start, &end) else {
+                let rest = end.map { String(cString: $0) } ?? text
+                return "invalid setup-info \"\(text)\": not a GstStructure (parsing stopped at \"\(rest.prefix(40))\")"
+            }
+            gst_structure_free(structure)
+            if let end, end.pointee != 0 {
+                return "invalid setup-info \"\(text)\": unexpected text after the structure: \"\(String(cString: end).prefix(40))\""
+            }
+            return nil
+        }
+    }
+
+    /// The structure to post, or nil for an empty setup-info.
+    static func structure(_ text: String) -> UnsafeMutablePointer<GstStructure>? {
+        text.isEmpty ? nil : gst_structure_from_string(text, nil)
+    }
+}

@@ -1,0 +1,48 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// Element messages for the broadcast lifecycle, as the upload extension's callbacks see it.
+enum BroadcastMessages {
+    static let deviceField = Quark.of("device")
+    static let widthField = Quark.of("width")
+    static let heightField = Quark.of("height")
+    static let setupInfoField = Quark.of("setup-info")
+    static let liveField = Quark.of("is-live")
+    static let broadcastTimeField = Quark.of("broadcast-time")
+    static let runningTimeField = Quark.of("running-time")
+    static let actionField = Quark.of("action")
+
+    /// replaykit-broadcast-started: broadcastStarted(withSetupInfo:).
+    static func started(_ element: UnsafeMutablePointer<RcReplayKitSrc>, configuration c: BroadcastConfiguration) {
+        let s = gst_structure_new_empty("replaykit-broadcast-started")!
+        rc_structure_set_string(s, deviceField, c.profile.name)
+        rc_structure_set_int(s, widthField, gint(c.width))
+        rc_structure_set_int(s, heightField, gint(c.height))
+        rc_structure_set_boolean(s, liveField, c.live ? 1 : 0)
+        if let info = SetupInfo.structure(c.setupInfo) { rc_structure_take_structure(s, setupInfoField, info) }
+        post(element, s)
+    }
+
+    /// replaykit-broadcast-paused / -resumed / -finished, and replaykit-broadcast-event for
+    /// the other scheduled changes (orientation, mic, calls).
+    static func lifecycle(_ element: UnsafeMutablePointer<RcReplayKitSrc>, event: BroadcastSchedule.Event,
+                          runningTime: GstClockTime) {
+        let name: String
+        switch event.action {
+        case .pause: name = "replaykit-broadcast-paused"
+        case .resume: name = "replaykit-broadcast-resumed"
+        case .finish: name = "replaykit-broadcast-finished"
+        default: name = "replaykit-broadcast-event"
+        }
+        let s = gst_structure_new_empty(name)!
+        rc_structure_set_uint64(s, broadcastTimeField, guint64(event.time))
+        rc_structure_set_uint64(s, runningTimeField, runningTime)
+        rc_structure_set_string(s, actionField, "\(event.action)")
+        post(element, s)
+    }
+
+    private static func post(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ s: UnsafeMutablePointer<GstStructure>) {
+        gst_element_post_message(rc_element(element), gst_message_new_element(rc_object(element), s))
+    }
+}

@@ -1,0 +1,170 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// Per-element state of replaykitsrc. The configuration, timeline and producers are built
+/// when the element goes to READY (no task runs yet) and dropped after PAUSED -> READY
+/// (tasks stopped); in between, each producer is touched only by its own task and the
+/// timeline synchronises itself.
+final class ReplayKitSource {
+    let element: UnsafeMutablePointer<RcReplayKitSrc>
+    private var configuration: BroadcastConfiguration?
+    private var timeline: BroadcastTimeline?
+    private var producers: [StreamProducer] = []
+
+    init(element: UnsafeMutablePointer<RcReplayKitSrc>) { self.element = element }
+
+    static func of(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> ReplayKitSource {
+        Unmanaged<ReplayKitSource>.fromOpaque(element.pointee.state).takeUnretainedValue()
+    }
+
+    func prepare() -> Bool {
+        var settings = RcReplayKitSrcSettings()
+        rc_replaykitsrc_copy_settings(element, &settings)
+        defer { rc_replaykitsrc_settings_clear(&settings) }
+        do {
+            let configuration = try BroadcastConfiguration(settings)
+            let timeline = BroadcastTimeline(configuration: configuration, videoFinish: Self.videoFinish(configuration))
+            let group = gst_util_group_id_next()
+            producers = [
+                try VideoProducer(element: element, timeline: timeline, configuration: configuration, groupID: group),
+                AudioProducer(kind: RC_STREAM_APP, element: element, timeline: timeline, configuration: configuration, groupID: group),
+                AudioProducer(kind: RC_STREAM_MIC, element: element, timeline: timeline, configuration: configuration, groupID: group),
+            ]
+            self.configuration = configuration
+            self.timeline = timeline
+            return true
+        } catch {
+            rc_element_error_library_settings(element, "replaykitsrc: \(error)", nil)
+            return false
+        }
+    }
+
+    /// With num-frames, the broadcast finishes when the N-th frame ends. Frame times depend
+    /// only on the activity and the schedule, so that time is known before the start.
+    private static func videoFinish(_ c: BroadcastConfiguration) -> UInt64? {
+        guard let target = c.numFrames else { return nil }
+        guard target > 0 else { return 0 }
+        let events = BroadcastTimeline(configuration: c, videoFinish: nil)
+        var last: UInt64?
+        var count = 0
+        while let time = c.activity.nextFrameTime(after: last, maxFramesPerSecond: VideoProducer.framesPerSecond) {
+            if let finish = events.finishTime, time >= finish { return nil }
+            if events.state(at: time).deliversVideo {
+                count += 1
+                if count == target { return time + VideoProducer.duration(ofFrameAt: time) }
+            }
+            last = time
+        }
+        return nil
+    }
+
+    var isLive: Bool {
+        if let configuration { return configuration.live }
+        var settings = RcReplayKitSrcSettings()
+        rc_replaykitsrc_copy_settings(element, &settings)
+        defer { rc_replaykitsrc_settings_clear(&settings) }
+        return settings.is_live != 0
+    }
+
+    func reset() {
+        producers = []
+        timeline = nil
+        configuration = nil
+    }
+
+    func step(_ kind: RcStreamKind) -> Bool {
+        let index = Int(kind.rawValue)
+        guard index < producers.count else { return false }
+        return producers[index].step()
+    }
+
+    /// A live stream's data for [t, t + d) exists only at t + d: its latency is its longest buffer.
+    func latency(_ kind: RcStreamKind) -> GstClockTime {
+        guard let c = configuration else { return 0 }
+        switch kind {
+        case RC_STREAM_VIDEO:
+            return GstClockTime(VideoProducer.duration(ofFrameAt: 0))
+        case RC_STREAM_APP:
+            return Self.longestBuffer(c.app.cadence.framesPerBuffer, rates: [c.app.rate])
+        default:
+            let rates = [c.mic.rate] + c.schedule.events.compactMap { event -> Int? in
+                if case .micFormat(let rate, _) = event.action { return rate }
+                return nil
+            }
+            return Self.longestBuffer(c.mic.cadence.framesPerBuffer, rates: rates)
+        }
+    }
+
+    private static func longestBuffer(_ frames: Int, rates: [Int]) -> GstClockTime {
+        GstClockTime(gst_util_uint64_scale_ceil(guint64(frames), 1_000_000_000, guint64(rates.min() ?? 48000)))
+    }
+
+    func query(_ kind: RcStreamKind, _ query: UnsafeMutablePointer<GstQuery>) -> Bool {
+        guard rc_query_type(query) == GST_QUERY_LATENCY else { return false }
+        let live = isLive
+        let latency = live ? latency(kind) : 0
+        gst_query_set_latency(query, live ? 1 : 0, latency, GstClockTime.none)
+        return true
+    }
+
+    func act(_ action: RcBroadcastAction) {
+        guard let timeline else { return }
+        let now = isLive ? UInt64(rc_replaykitsrc_running_time(element)) : nil
+        switch action {
+        case RC_ACTION_PAUSE: timeline.act(.pause, now: now)
+        case RC_ACTION_RESUME: timeline.act(.resume, now: now)
+        default: timeline.act(.finish, now: now)
+        }
+        rc_replaykitsrc_wake(element)
+    }
+}
+
+@_cdecl("rc_replaykitsrc_state_new")
+func replayKitSourceNew(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(ReplayKitSource(element: element)).toOpaque()
+}
+
+@_cdecl("rc_replaykitsrc_state_free")
+func replayKitSourceFree(_ state: UnsafeMutableRawPointer?) {
+    guard let state else { return }
+    Unmanaged<ReplayKitSource>.fromOpaque(state).release()
+}
+
+@_cdecl("rc_replaykitsrc_check_string")
+func replayKitSourceCheckString(_ which: gint, _ text: UnsafePointer<gchar>) -> UnsafeMutablePointer<gchar>? {
+    guard let problem = BroadcastConfiguration.problem(with: String(cString: text), as: RcCheckedString(rawValue: UInt32(which)))
+    else { return nil }
+    return g_strdup(problem)
+}
+
+@_cdecl("rc_replaykitsrc_prepare")
+func replayKitSourcePrepare(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> gboolean {
+    ReplayKitSource.of(element).prepare() ? 1 : 0
+}
+
+@_cdecl("rc_replaykitsrc_is_live")
+func replayKitSourceIsLive(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> gboolean {
+    ReplayKitSource.of(element).isLive ? 1 : 0
+}
+
+@_cdecl("rc_replaykitsrc_reset")
+func replayKitSourceReset(_ element: UnsafeMutablePointer<RcReplayKitSrc>) {
+    ReplayKitSource.of(element).reset()
+}
+
+@_cdecl("rc_replaykitsrc_stream_step")
+func replayKitSourceStep(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ kind: RcStreamKind) -> gboolean {
+    ReplayKitSource.of(element).step(kind) ? 1 : 0
+}
+
+@_cdecl("rc_replaykitsrc_query")
+func replayKitSourceQuery(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ kind: RcStreamKind,
+                          _ query: UnsafeMutablePointer<GstQuery>) -> gboolean {
+    ReplayKitSource.of(element).query(kind, query) ? 1 : 0
+}
+
+@_cdecl("rc_replaykitsrc_action")
+func replayKitSourceAction(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ action: RcBroadcastAction) {
+    ReplayKitSource.of(element).act(action)
+}

@@ -1,0 +1,107 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// The screen: NV12 full range, a frame per 1/30 s slot while the screen changes, none while
+/// it is static, GAP per slot while paused. Frames carry their number and capture time in a
+/// barcode.
+final class VideoProducer: StreamProducer {
+    static let framesPerSecond = 30
+    private let renderer: ScreenRenderer
+    private var info = GstVideoInfo()
+    private var pool: UnsafeMutablePointer<GstBufferPool>?
+    private var lastSlot: UInt64?
+    private var delivered: UInt32 = 0
+    private var orientation: VideoOrientation = .up
+
+    init(element: UnsafeMutablePointer<RcReplayKitSrc>, timeline: BroadcastTimeline,
+         configuration: BroadcastConfiguration, groupID: guint) throws {
+        renderer = try ScreenRenderer(width: configuration.width, height: configuration.height)
+        super.init(kind: RC_STREAM_VIDEO, element: element, timeline: timeline, configuration: configuration, groupID: groupID)
+        gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, guint(configuration.width), guint(configuration.height))
+    }
+
+    deinit {
+        if let pool {
+            _ = gst_buffer_pool_set_active(pool, 0)
+            gst_object_unref(pool)
+        }
+    }
+
+    override func initialCaps() -> UnsafeMutablePointer<GstCaps> {
+        let text = "video/x-raw, format=NV12, width=\(configuration.width), height=\(configuration.height), "
+            + "framerate=0/1, max-framerate=\(Self.framesPerSecond)/1, pixel-aspect-ratio=1/1, "
+            + "colorimetry=1:3:5:1, interlace-mode=progressive"
+        return gst_caps_from_string(text)
+    }
+
+    /// Frame slot k starts at ⌊k · 10⁹ / 30⌋ ns and lasts until the next slot.
+    static func duration(ofFrameAt time: UInt64) -> UInt64 {
+        let fps = UInt64(framesPerSecond)
+        let slot = (time * fps + 999_999_999) / 1_000_000_000
+        return (slot + 1) * 1_000_000_000 / fps - time
+    }
+
+    override func produce() -> Bool {
+        let finish = timeline.finishTime
+        guard let time = configuration.activity.nextFrameTime(after: lastSlot, maxFramesPerSecond: Self.framesPerSecond) else {
+            // The screen never changes again: nothing until the broadcast finishes.
+            if let finish { return endWhenDue(finish) }
+            return waitForAction() != .stopped
+        }
+        if let finish, time >= finish {
+            return endWhenDue(finish)
+        }
+        let duration = Self.duration(ofFrameAt: time)
+        let state = timeline.state(at: time)
+        switch wait(until: time) {
+        case .stopped: return false
+        case .woken: return true
+        case .due: break
+        }
+        lastSlot = time
+        guard state.deliversVideo else {
+            gap(time: time, duration: duration)
+            return true
+        }
+        if state.orientation != orientation {
+            orientation = state.orientation
+            _ = gst_pad_push_event(pad, rc_image_orientation_tag_event(orientation.imageOrientationTag))
+        }
+        guard let buffer = render(time: time) else { return false }
+        delivered &+= 1
+        return push(buffer, time: time, duration: duration)
+    }
+
+    private func render(time: UInt64) -> UnsafeMutablePointer<GstBuffer>? {
+        if pool == nil { pool = makePool() }
+        var buffer: UnsafeMutablePointer<GstBuffer>?
+        guard let pool, gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer else {
+            rc_element_error_stream_format(element, "replaykitsrc could not get a video buffer", nil)
+            return nil
+        }
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0, let data = map.data else {
+            gst_buffer_unref(buffer)
+            return nil
+        }
+        renderer.render(frameNumber: delivered, time: time,
+                        yPlane: data + Int(info.offset.0), yStride: Int(info.stride.0),
+                        uvPlane: data + Int(info.offset.1), uvStride: Int(info.stride.1))
+        gst_buffer_unmap(buffer, &map)
+        return buffer
+    }
+
+    private func makePool() -> UnsafeMutablePointer<GstBufferPool>? {
+        guard let pool = gst_buffer_pool_new() else { return nil }
+        let config = gst_buffer_pool_get_config(pool)
+        let caps = initialCaps()
+        gst_buffer_pool_config_set_params(config, caps, guint(info.size), 2, 0)
+        gst_caps_unref(caps)
+        guard gst_buffer_pool_set_config(pool, config) != 0, gst_buffer_pool_set_active(pool, 1) != 0 else {
+            gst_object_unref(pool)
+            return nil
+        }
+        return pool
+    }
+}

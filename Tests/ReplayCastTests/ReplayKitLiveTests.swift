@@ -1,0 +1,56 @@
+import CGStreamer
+import CReplayCast
+import Foundation
+import MediaKernels
+import Testing
+
+/// replaykitsrc in real time on the pipeline clock.
+@Suite(.serialized) struct ReplayKitLiveTests {
+    static let second: UInt64 = 1_000_000_000
+
+    /// 10 s in real time: a frame per 1/30 s slot, every sample at both audio rates.
+    @Test func tenLiveSecondsDeliverTheRightAmounts() throws {
+        let started = Date()
+        let recorded = try RecordedBroadcast.record("duration=10000000000", live: true, timeout: 20)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(recorded.run.error == nil)
+        #expect(recorded.run.reachedEOS)
+        #expect(elapsed >= 9.9 && elapsed < 11.5, "ran in real time: \(elapsed) s")
+        #expect(abs(recorded.video.buffers.count - 300) <= 1, "\(recorded.video.buffers.count) frames in 10 s")
+        for (recorder, rate, channels) in [(recorded.app, 44100, 2), (recorded.mic, 48000, 1)] {
+            let samples = recorder.buffers.map { $0.size / (2 * channels) }.reduce(0, +)
+            let expected = 10 * rate
+            #expect(abs(samples - expected) <= expected / 1000, "\(samples) samples, expected \(expected) ± 0.1 %")
+            // Timestamps follow the pipeline clock: the last buffer ends about 10 s after the first began.
+            let span = Double((recorder.buffers.last.map { $0.pts + $0.duration } ?? 0) - (recorder.buffers.first?.pts ?? 0)) / 1e9
+            #expect(abs(span - 10) < 0.05, "\(span) s of timestamps")
+        }
+    }
+
+    @Test func actionSignalsPauseResumeAndFinish() throws {
+        let recorded = try RecordedBroadcast.record("", live: true, pads: ["video", "audio_mic"], timeout: 10) { pipeline in
+            let source = gst_bin_get_by_name(rc_bin(pipeline), "rk")!
+            let box = UnsafeSendable(source)
+            Thread.detachNewThread {
+                for (delay, action) in [(0.5, "pause"), (1.0, "resume"), (0.5, "finish")] {
+                    Thread.sleep(forTimeInterval: delay)
+                    rc_emit_action(box.value, action)
+                }
+                gst_object_unref(box.value)
+            }
+        }
+        #expect(recorded.run.reachedEOS)
+        let names = recorded.run.elementMessages.map(\.fields.name).filter { $0.hasPrefix("replaykit-broadcast") }
+        #expect(names == ["replaykit-broadcast-started", "replaykit-broadcast-paused", "replaykit-broadcast-resumed",
+                          "replaykit-broadcast-finished"])
+        let times = recorded.video.buffers.map(\.pts)
+        let jumps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect((jumps.max() ?? 0) >= 900_000_000, "a pause of about a second between frames")
+    }
+}
+
+/// Hands a GStreamer object to another thread (GObject refcounting is thread-safe).
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

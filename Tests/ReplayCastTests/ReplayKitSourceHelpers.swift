@@ -1,0 +1,42 @@
+import CGStreamer
+import MediaKernels
+
+/// A replaykitsrc run with a recorder on each of its three pads.
+struct RecordedBroadcast {
+    let run: PipelineRun
+    let video: PadRecorder
+    let app: PadRecorder
+    let mic: PadRecorder
+
+    /// `properties` go on replaykitsrc (named rk); each pad goes to a fakesink (sync in live runs).
+    static func record(_ properties: String, live: Bool = false, pads: [String] = ["video", "audio_app", "audio_mic"],
+                       timeout: Double = 30, barcodes: (width: Int, height: Int)? = nil,
+                       whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> RecordedBroadcast {
+        let sinks = pads.map { "rk.\($0) ! fakesink name=sink_\($0) sync=\(live)" }.joined(separator: " ")
+        let description = "replaykitsrc name=rk is-live=\(live) \(properties) \(sinks)"
+        let video = PadRecorder(inspect: barcodes.map { BarcodeNote.reader(width: $0.width, height: $0.height) })
+        let app = PadRecorder(), mic = PadRecorder()
+        let run = try PipelineRun.run(description, timeout: timeout, prepare: { pipeline in
+            for (pad, recorder) in [("video", video), ("audio_app", app), ("audio_mic", mic)] where pads.contains(pad) {
+                recorder.attach(to: pipeline, element: "rk", pad: pad)
+            }
+        }, whilePlaying: whilePlaying)
+        return RecordedBroadcast(run: run, video: video, app: app, mic: mic)
+    }
+}
+
+/// Reads the frame barcode of NV12 buffers of `width`×`height` in GStreamer's default
+/// layout (luma rows rounded up to 4 bytes) into "frameNumber timestamp".
+enum BarcodeNote {
+    static func reader(width: Int, height: Int) -> @Sendable (UnsafeRawBufferPointer) -> String? {
+        { bytes in
+            let stride = (width + 3) / 4 * 4
+            guard bytes.count >= stride * height, let base = bytes.baseAddress else { return "short" }
+            let luma = base.assumingMemoryBound(to: UInt8.self)
+            guard let reading = BarcodeReader.read(yPlane: luma, stride: stride, width: width, height: height) else {
+                return "unreadable"
+            }
+            return "\(reading.frameNumber) \(reading.timestamp)"
+        }
+    }
+}
