@@ -56,6 +56,11 @@ static inline GType rc_type_boolean(void) { return G_TYPE_BOOLEAN; }
 static inline GType rc_type_string(void) { return G_TYPE_STRING; }
 static inline GType rc_type_int(void) { return G_TYPE_INT; }
 
+/* Posting through ReplayCast's message thread (see rc_poster.c). rc_post_async takes the
+ * message; rc_post_flush returns once every message queued before it has been posted. */
+void rc_post_async(GstElement *element, GstMessage *message);
+void rc_post_flush(void);
+
 /* GST_ELEMENT_ERROR is a macro: errors posted from Swift go through these. */
 void rc_element_error_stream_format(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_error_core_negotiation(gpointer element, const gchar *text, const gchar *debug);

@@ -90,6 +90,12 @@ final class VolumeMeter {
         meter.flush { if postMessages { post($0, element) } }
     }
 
+    /// At EOS every message is on the bus before the EOS goes on downstream.
+    func endOfStream(_ element: UnsafeMutablePointer<RcVolumeMeter>) {
+        flush(element)
+        rc_post_flush()
+    }
+
     func flushStop() {
         meter?.restart()
         baseTime = .none
@@ -101,14 +107,14 @@ final class VolumeMeter {
         baseTime = .none
     }
 
-    /// Posts one report; called with no lock held.
+    /// Posts one report, through the message thread; called with no lock held.
     private func post(_ report: LevelReport, _ element: UnsafeMutablePointer<RcVolumeMeter>) {
         guard let meter else { return }
         let start = GstClockTime(meter.framesToNanoseconds(report.startFrame))
         let end = GstClockTime(meter.framesToNanoseconds(report.startFrame + Int64(report.frames)))
         let message = VolumeMeterMessage.make(report: report, timestamp: baseTime &+ start,
                                               duration: end - start, segment: &element.pointee.parent.segment)
-        gst_element_post_message(rc_element(element), gst_message_new_element(rc_object(element), message))
+        rc_post_async(rc_element(element), gst_message_new_element(rc_object(element), message))
     }
 }
 
@@ -148,7 +154,7 @@ func volumemeterTransformIP(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ bu
 @_cdecl("rc_volumemeter_sink_event")
 func volumemeterSinkEvent(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ event: UnsafeMutablePointer<GstEvent>) {
     switch rc_event_type(event) {
-    case GST_EVENT_EOS: VolumeMeter.of(element).flush(element)
+    case GST_EVENT_EOS: VolumeMeter.of(element).endOfStream(element)
     case GST_EVENT_FLUSH_STOP: VolumeMeter.of(element).flushStop()
     default: break
     }
