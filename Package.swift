@@ -7,6 +7,14 @@ import PackageDescription
 let strictLinking: [LinkerSetting] =
     Context.environment["REPLAYCAST_ALLOW_UNDEFINED"] == "1" ? [] : [.unsafeFlags(["-Xlinker", "--no-undefined"])]
 
+// MediaKernelsAVX2 holds copies of the hottest loops built for AVX2 + FMA (Haswell, 2013, and
+// later); MediaKernels checks the CPU at run time and uses them only where they can run.
+#if arch(x86_64)
+let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"]), .define("RESAMPLER_FMA")]
+#else
+let avx2Settings: [SwiftSetting] = [.define("RESAMPLER_FMA")]
+#endif
+
 let package = Package(
     name: "ReplayCast",
     products: [
@@ -26,7 +34,9 @@ let package = Package(
             name: "CReplayCast",
             dependencies: ["CGStreamer"],
             cSettings: [.unsafeFlags(["-fvisibility=hidden", "-Wall", "-Wextra", "-Wno-unused-parameter", "-Werror"])]),
-        .target(name: "MediaKernels"),
+        .target(name: "CCPUFeatures"),
+        .target(name: "MediaKernelsAVX2", swiftSettings: avx2Settings),
+        .target(name: "MediaKernels", dependencies: ["MediaKernelsAVX2", "CCPUFeatures"]),
         .target(
             name: "ReplayCast",
             dependencies: ["CReplayCast", "CGStreamer", "MediaKernels"],

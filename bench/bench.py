@@ -81,6 +81,8 @@ def run_case(case, runs, use_callgrind):
         full_ratio = ratio(full["ours"], full["peer"], full["baseline"])
         print(f"   own-cost ratio (instructions/buffer) {cg_ratio:.2f}; including start-up at {m} buffers {full_ratio:.2f}")
         result["callgrind"] = cg_ratio
+    if case.get("note"):
+        subprocess.run(case["note"], check=True)
     if case["target"] is not None:
         verdict = "meets" if min(result.values()) >= case["target"] else "MISSES"
         print(f"   target own-cost ratio >= {case['target']}: {verdict} ({', '.join(f'{k} {v:.2f}' for k, v in result.items())})")

@@ -8,6 +8,12 @@ Pipelines are format strings: {n} is the number of buffers."""
 AUDIO_48K_STEREO = ("audiotestsrc wave=square volume=0.5 samplesperbuffer=480 num-buffers={n} "
                     "! audio/x-raw,format=S16LE,rate=48000,channels=2")
 
+# 10 minutes of ReplayKit-like audio: app 44.1 kHz stereo, mic 32 kHz mono, 10 ms buffers.
+APP_441 = ("audiotestsrc wave=square volume=0.4 samplesperbuffer=441 num-buffers={n} "
+           "! audio/x-raw,format=S16LE,rate=44100,channels=2")
+MIC_32 = ("audiotestsrc wave=square freq=440 volume=0.2 samplesperbuffer=320 num-buffers={n} "
+          "! audio/x-raw,format=S16LE,rate=32000,channels=1")
+
 CASES = [
     {
         "name": "volumemeter",
@@ -28,5 +34,18 @@ CASES = [
         "buffers": 60000,
         "callgrind_buffers": 3000,
         "target": None,
+    },
+    {
+        "name": "dualmixer",
+        "what": "dualmixer vs audioconvert ! audioresample ! audiomixer: 44.1 kHz stereo + 32 kHz mono -> 48 kHz stereo",
+        "ours": f"{APP_441} ! m.app {MIC_32} ! m.mic dualmixer name=m ! fakesink sync=false",
+        "peer": (f"{APP_441} ! audioconvert ! audioresample ! audio/x-raw,rate=48000,channels=2 ! m. "
+                 f"{MIC_32} ! audioconvert ! audioresample ! audio/x-raw,rate=48000,channels=2 ! m. "
+                 "audiomixer name=m ! audio/x-raw,format=S16LE,rate=48000,channels=2 ! fakesink sync=false"),
+        "baseline": f"{APP_441} ! fakesink sync=false {MIC_32} ! fakesink sync=false",
+        "buffers": 60000,
+        "callgrind_buffers": 1000,
+        "target": 2.0,
+        "note": ["python3", "bench/resampler_quality.py"],
     },
 ]

@@ -64,16 +64,18 @@ static gchar *describe_mismatch(GstCaps *caps, GstCaps *supported) {
   return g_string_free(why, FALSE);
 }
 
-gboolean rc_accept_caps_or_explain(GstElement *element, GstCaps *caps, GstCaps *supported) {
+gboolean rc_accept_caps_or_explain(GstElement *element, GstPad *pad, GstCaps *caps, GstCaps *supported) {
   if (gst_caps_can_intersect(caps, supported))
     return TRUE;
   GstElementFactory *factory = gst_element_get_factory(element);
   const gchar *factory_name = factory ? GST_OBJECT_NAME(factory) : G_OBJECT_TYPE_NAME(element);
   gchar *why = describe_mismatch(caps, supported);
   gchar *offered = gst_caps_to_string(caps);
+  gchar *where = pad ? g_strdup_printf(" on its %s pad", GST_PAD_NAME(pad)) : g_strdup("");
   GST_ELEMENT_ERROR(element, CORE, NEGOTIATION,
-      ("%s cannot accept this input: %s", factory_name, why),
+      ("%s cannot accept this input%s: %s", factory_name, where, why),
       ("%s was offered %s; it supports %" GST_PTR_FORMAT, GST_ELEMENT_NAME(element), offered, supported));
+  g_free(where);
   g_free(offered);
   g_free(why);
   return FALSE;

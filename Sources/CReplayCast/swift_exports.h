@@ -28,4 +28,14 @@ gboolean rc_replaykitsrc_stream_step(RcReplayKitSrc *self, RcStreamKind kind);
 gboolean rc_replaykitsrc_query(RcReplayKitSrc *self, RcStreamKind kind, GstQuery *query);
 void rc_replaykitsrc_action(RcReplayKitSrc *self, RcBroadcastAction action);
 
+/* dualmixer */
+void *rc_dualmixer_state_new(void);
+void rc_dualmixer_state_free(void *state);
+gboolean rc_dualmixer_start(RcDualMixer *self);
+gboolean rc_dualmixer_stop(RcDualMixer *self);
+gboolean rc_dualmixer_set_input_caps(RcDualMixer *self, gint pad, GstCaps *caps);
+gboolean rc_dualmixer_set_output_caps(RcDualMixer *self, GstCaps *caps);
+void rc_dualmixer_flush(RcDualMixer *self);
+GstFlowReturn rc_dualmixer_aggregate(RcDualMixer *self, gboolean timeout);
+
 #endif

@@ -98,7 +98,7 @@ static gboolean query(GstBaseTransform *trans, GstPadDirection direction, GstQue
 static gboolean accept_caps(GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps) {
   if (direction == GST_PAD_SINK) {
     GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
-    gboolean ok = rc_accept_caps_or_explain(GST_ELEMENT(trans), caps, supported);
+    gboolean ok = rc_accept_caps_or_explain(GST_ELEMENT(trans), NULL, caps, supported);
     gst_caps_unref(supported);
     if (!ok)
       return FALSE;

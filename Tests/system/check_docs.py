@@ -19,11 +19,25 @@ def elements():
 
 
 def properties(text):
-    """name -> (blurb, type, range, default) as gst-inspect prints them."""
+    """Element properties: name -> (blurb, type, range, default) as gst-inspect prints them."""
     section = text.split("Element Properties:", 1)[1].split("\nElement Signals:", 1)[0]
     section = section.split("\nElement Actions:", 1)[0]
+    return parse_properties(section)
+
+
+def pad_properties(text):
+    """Properties of the sink pads' types, merged over the pad templates."""
     props = {}
-    for block in re.split(r"\n(?=  [a-z][\w-]* *: )", section):
+    templates = text.split("Pad Templates:", 1)[1].split("\nElement has", 1)[0]
+    for block in templates.split("Pad Properties:")[1:]:
+        section = block.split("\n  \n", 1)[0].split("\n  SRC template", 1)[0].split("\n  SINK template", 1)[0]
+        props.update(parse_properties(section))
+    return props
+
+
+def parse_properties(section):
+    props = {}
+    for block in re.split(r"\n(?=(?:  |      )[a-z][\w-]* *: )", section):
         head = re.match(r"\s*([a-z][\w-]*) *: (.*)", block)
         if not head:
             continue
@@ -53,10 +67,19 @@ def pad_templates(text):
 def table_rows(doc):
     rows = {}
     for line in doc.splitlines():
+        if line.startswith("### Pad properties"):
+            break
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 5 and cells[0].startswith("`"):
             rows[cells[0].strip("`")] = cells
     return rows
+
+
+def pad_table_rows(doc):
+    """Rows of the tables under the '### Pad properties' heading."""
+    if "### Pad properties" not in doc:
+        return {}
+    return table_rows(doc.split("### Pad properties", 1)[1].split("\n## ", 1)[0].replace("### Pad properties", ""))
 
 
 def main():
@@ -84,6 +107,21 @@ def main():
         for name in rows:
             if name not in properties(text):
                 problems.append(f"{element}: docs list property {name} that gst-inspect does not show")
+        pads = pad_properties(text)
+        pad_rows = pad_table_rows(doc)
+        for name, (blurb, kind, rng, default) in pads.items():
+            row = pad_rows.get(name)
+            if row is None:
+                problems.append(f"{element}: pad property {name} is not in the docs' pad property table")
+                continue
+            expected = [kind, rng or "—", default]
+            if row[1:4] != expected:
+                problems.append(f"{element}: pad {name}: docs say {row[1:4]}, gst-inspect says {expected}")
+            if blurb not in row[4]:
+                problems.append(f"{element}: pad {name}: docs description lacks the blurb '{blurb}'")
+        for name in pad_rows:
+            if name not in pads:
+                problems.append(f"{element}: docs list pad property {name} that gst-inspect does not show")
         for direction, template, availability in pad_templates(text):
             if not re.search(rf"`{re.escape(template)}`.*{direction.lower()}.*{availability.lower()}", doc, re.I):
                 problems.append(f"{element}: pad template {template} ({direction}, {availability}) is not documented")

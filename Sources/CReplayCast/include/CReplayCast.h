@@ -6,6 +6,7 @@
 #include "rc_gst.h"
 #include "rc_volumemeter.h"
 #include "rc_replaykitsrc.h"
+#include "rc_dualmixer.h"
 
 /* Registers the plugin with the running process's registry (tests, the CLI). Idempotent. */
 gboolean rc_plugin_register_static(void);

@@ -8,6 +8,7 @@
 #include <gst/base/base.h>
 #include <gst/audio/audio.h>
 #include <gst/video/video.h>
+#include <gst/base/gstaggregator.h>
 
 #define RC_EXPORT __attribute__((visibility("default")))
 
@@ -15,6 +16,8 @@ static inline GstElement *rc_element(gpointer obj) { return GST_ELEMENT(obj); }
 static inline GstObject *rc_object(gpointer obj) { return GST_OBJECT(obj); }
 static inline GstBin *rc_bin(gpointer obj) { return GST_BIN(obj); }
 static inline GObject *rc_gobject(gpointer obj) { return G_OBJECT(obj); }
+static inline GstAggregator *rc_aggregator(gpointer obj) { return GST_AGGREGATOR(obj); }
+static inline GstAggregatorPad *rc_aggregator_pad(gpointer obj) { return GST_AGGREGATOR_PAD(obj); }
 static inline GObjectClass *rc_object_class(gpointer obj) { return G_OBJECT_GET_CLASS(obj); }
 static inline void rc_object_lock(gpointer obj) { GST_OBJECT_LOCK(obj); }
 static inline void rc_object_unlock(gpointer obj) { GST_OBJECT_UNLOCK(obj); }
@@ -70,6 +73,7 @@ void rc_element_flow_error(gpointer element, GstFlowReturn flow);
 
 /* Negotiation that names the element and the reason (see rc_negotiation.c). */
 gboolean rc_caps_query_reveal_unsupported(GstQuery *query, GstCaps *supported);
-gboolean rc_accept_caps_or_explain(GstElement *element, GstCaps *caps, GstCaps *supported);
+/* `pad` (may be NULL) is named in the message when an element has several inputs. */
+gboolean rc_accept_caps_or_explain(GstElement *element, GstPad *pad, GstCaps *caps, GstCaps *supported);
 
 #endif

@@ -1,4 +1,6 @@
+import CCPUFeatures
 import Glibc
+import MediaKernelsAVX2
 
 /// Streaming band-limited resampler for interleaved Float frames (polyphase windowed sinc),
 /// with exact, drift-free timing.
@@ -65,6 +67,9 @@ public final class Resampler {
     private let stepFrames: Int
     private let stepPhase: Int
     private let table: PolyphaseTable?
+    /// The filtering loops for this CPU: AVX2 + FMA where the CPU has them (chosen once).
+    private let filterExact: (inout ResamplerRun, UnsafeMutablePointer<Float>, Int) -> Void
+    private let filterInterpolated: (inout ResamplerRun, Int, UnsafeMutablePointer<Float>, Int) -> Void
     private let taps: Int
     /// Offset of the first tap from the output's whole frame (1 − taps/2; 0 for a copy).
     private let firstTapOffset: Int
@@ -106,6 +111,13 @@ public final class Resampler {
             taps = table.taps
             firstTapOffset = 1 - table.taps / 2
             lookaheadInputFrames = table.taps / 2
+        }
+        if Self.cpuHasAVX2 {
+            filterExact = { MediaKernelsAVX2.ResamplerLoops.filterExact(&$0, into: $1, frames: $2) }
+            filterInterpolated = { MediaKernelsAVX2.ResamplerLoops.filterInterpolated(&$0, rows: $1, into: $2, frames: $3) }
+        } else {
+            filterExact = { ResamplerLoops.filterExact(&$0, into: $1, frames: $2) }
+            filterInterpolated = { ResamplerLoops.filterInterpolated(&$0, rows: $1, into: $2, frames: $3) }
         }
         planeCapacity = writeCapacity + taps - 1
         history = .allocate(capacity: planeCapacity * channels)
@@ -201,11 +213,18 @@ public final class Resampler {
     public func read(into output: UnsafeMutablePointer<Float>, count: Int) -> Int {
         let frames = min(max(count, 0), availableOutputFrames)
         if let table {
+            var run = ResamplerRun(
+                frame: positionFrame, phase: positionPhase, taps: taps, channels: channels, planeCapacity: planeCapacity,
+                lookahead: lookaheadInputFrames, stepFrames: stepFrames, stepPhase: stepPhase, phaseCount: phaseCount,
+                slotOffset: firstTapOffset - bufferStart, history: UnsafePointer(history),
+                coefficients: UnsafePointer(table.coefficients))
             if table.isInterpolated {
-                filterInterpolated(table, into: output, frames: frames)
+                filterInterpolated(&run, PolyphaseTable.interpolationRows, output, frames)
             } else {
-                filterExact(table, into: output, frames: frames)
+                filterExact(&run, output, frames)
             }
+            positionFrame = run.frame
+            positionPhase = run.phase
         } else {
             copy(into: output, frames: frames)
         }
@@ -299,62 +318,6 @@ public final class Resampler {
         }
     }
 
-    private func filterExact(_ table: PolyphaseTable, into output: UnsafeMutablePointer<Float>, frames: Int) {
-        var frame = positionFrame, phase = positionPhase
-        let taps = self.taps, channels = self.channels, planeCapacity = self.planeCapacity
-        let lookahead = lookaheadInputFrames
-        let coefficients = UnsafePointer(table.coefficients)
-        // history slot of an output's first tap = frame + slotOffset
-        let slotOffset = firstTapOffset - bufferStart
-        let history = UnsafePointer(self.history)
-        for k in 0..<frames {
-            let out = output + k &* channels
-            if frame &+ lookahead < 0 {
-                out.update(repeating: 0, count: channels)
-            } else {
-                let row = coefficients + phase &* taps
-                let input = history + (frame &+ slotOffset)
-                for c in 0..<channels {
-                    out[c] = ResamplerDotProducts.dot(input + c &* planeCapacity, row, taps: taps)
-                }
-            }
-            advance(&frame, &phase)
-        }
-        positionFrame = frame
-        positionPhase = phase
-    }
-
-    private func filterInterpolated(_ table: PolyphaseTable, into output: UnsafeMutablePointer<Float>, frames: Int) {
-        var frame = positionFrame, phase = positionPhase
-        let taps = self.taps, channels = self.channels, planeCapacity = self.planeCapacity
-        let lookahead = lookaheadInputFrames
-        let rows = PolyphaseTable.interpolationRows
-        let rowFraction = 1 / Float(phaseCount)
-        let coefficients = UnsafePointer(table.coefficients)
-        let slotOffset = firstTapOffset - bufferStart
-        let history = UnsafePointer(self.history)
-        for k in 0..<frames {
-            let out = output + k &* channels
-            if frame &+ lookahead < 0 {
-                out.update(repeating: 0, count: channels)
-            } else {
-                let scaled = phase &* rows
-                let index = scaled / phaseCount
-                let weight = Float(scaled &- index &* phaseCount) * rowFraction
-                let row0 = coefficients + index &* taps
-                let row1 = row0 + taps
-                let input = history + (frame &+ slotOffset)
-                for c in 0..<channels {
-                    let (a, b) = ResamplerDotProducts.dot2(input + c &* planeCapacity, row0, row1, taps: taps)
-                    out[c] = a + weight * (b - a)
-                }
-            }
-            advance(&frame, &phase)
-        }
-        positionFrame = frame
-        positionPhase = phase
-    }
-
     /// A memmove in every build; typed `update(from:)` is an element loop in debug builds,
     /// which made the minute-long tests crawl.
     @inline(__always)
@@ -363,4 +326,8 @@ public final class Resampler {
     }
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
+    /// Whether the AVX2 + FMA loops run on this CPU; REPLAYCAST_BASELINE_KERNELS=1 forces the
+    /// baseline ones (to compare, or to test them on an AVX2 machine).
+    static let cpuHasAVX2: Bool = rc_cpu_has_avx2_fma() != 0 && getenv("REPLAYCAST_BASELINE_KERNELS") == nil
 }

@@ -1,10 +1,20 @@
 /// The resampler's inner loops: dot products of one channel's contiguous input history with
 /// one (or two) polyphase rows. `taps` is a multiple of 16 (see `ResamplingFilter.tapGranule`).
 ///
-/// Products are added with `+=` on separate multiplies rather than `addProduct`: the package
-/// builds for baseline x86-64, where a fused multiply-add on vectors is not an instruction
-/// and would be emulated lane by lane.
+/// Compiled twice, like ResamplerLoops: for baseline x86-64 products are added with `+=` on
+/// separate multiplies, because there a fused multiply-add is not an instruction and
+/// `addProduct` would be emulated lane by lane; in MediaKernelsAVX2 (RESAMPLER_FMA) each
+/// step is one fused multiply-add.
 enum ResamplerDotProducts {
+    @inline(__always)
+    static func accumulate(_ sum: inout SIMD8<Float>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) {
+        #if RESAMPLER_FMA
+        sum.addProduct(a, b)
+        #else
+        sum += a * b
+        #endif
+    }
+
     @inline(__always)
     static func dot(_ input: UnsafePointer<Float>, _ row: UnsafePointer<Float>, taps: Int) -> Float {
         let x = UnsafeRawPointer(input), h = UnsafeRawPointer(row)
@@ -12,13 +22,34 @@ enum ResamplerDotProducts {
         var offset = 0
         let end = taps &* 4
         while offset < end {
-            low += x.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
-                * h.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
-            high += x.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self)
-                * h.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self)
+            accumulate(&low, x.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self),
+                       h.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self))
+            accumulate(&high, x.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self),
+                       h.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self))
             offset &+= 64
         }
         return horizontalSum(low + high)
+    }
+
+    /// The same row against two channels' histories (stereo), loading the row once.
+    @inline(__always)
+    static func dotStereo(
+        _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, _ row: UnsafePointer<Float>, taps: Int
+    ) -> (Float, Float) {
+        let l = UnsafeRawPointer(left), r = UnsafeRawPointer(right), h = UnsafeRawPointer(row)
+        var a = SIMD8<Float>(), b = SIMD8<Float>(), c = SIMD8<Float>(), d = SIMD8<Float>()
+        var offset = 0
+        let end = taps &* 4
+        while offset < end {
+            let h0 = h.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+            let h1 = h.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self)
+            accumulate(&a, l.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self), h0)
+            accumulate(&b, l.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self), h1)
+            accumulate(&c, r.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self), h0)
+            accumulate(&d, r.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self), h1)
+            offset &+= 64
+        }
+        return (horizontalSum(a + b), horizontalSum(c + d))
     }
 
     /// Dot products with two adjacent rows of an interpolated table, sharing the input loads.
@@ -33,10 +64,10 @@ enum ResamplerDotProducts {
         while offset < end {
             let x0 = x.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
             let x1 = x.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self)
-            a += x0 * h0.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
-            b += x1 * h0.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self)
-            c += x0 * h1.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
-            d += x1 * h1.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self)
+            accumulate(&a, x0, h0.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self))
+            accumulate(&b, x1, h0.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self))
+            accumulate(&c, x0, h1.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self))
+            accumulate(&d, x1, h1.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self))
             offset &+= 64
         }
         return (horizontalSum(a + b), horizontalSum(c + d))

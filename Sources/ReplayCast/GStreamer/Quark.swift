@@ -7,4 +7,7 @@ enum Quark {
             utf8.withMemoryRebound(to: CChar.self) { g_quark_from_static_string($0.baseAddress) }
         }
     }
+
+    /// For names built at run time (GLib copies the string).
+    static func of(dynamic name: String) -> GQuark { g_quark_from_string(name) }
 }

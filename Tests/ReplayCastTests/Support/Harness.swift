@@ -15,6 +15,15 @@ final class Harness {
         gst_harness_set_src_caps_str(harness, caps)
     }
 
+    /// A harness on one named sink pad (and src pad) of an element with several.
+    init(factory: String, sinkPad: String, srcPad: String = "src", caps: String) {
+        GStreamerSetup.ensure()
+        harness = gst_harness_new_with_padnames(factory, sinkPad, srcPad)
+        bus = gst_bus_new()
+        gst_element_set_bus(harness.pointee.element, bus)
+        gst_harness_set_src_caps_str(harness, caps)
+    }
+
     deinit {
         gst_harness_teardown(harness)
         gst_object_unref(bus)

@@ -30,9 +30,9 @@ func runCommand(_ executable: String, _ arguments: [String]) throws -> (status: 
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
+/// A fresh directory of its own for each call: tests run in parallel in one process.
 func temporaryDirectory(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("replaycast-tests-\(name)-\(getpid())")
-    try? FileManager.default.removeItem(at: url)
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("replaycast-tests-\(name)-\(getpid())-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }

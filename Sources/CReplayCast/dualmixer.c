@@ -1,0 +1,312 @@
+/* dualmixer: GType, pads, properties and trampolines. The mixing engine is Swift
+ * (DualMixer.swift); all aggregate and event work forwards to it. */
+#include "include/rc_dualmixer.h"
+#include "swift_exports.h"
+
+#define SINK_CAPS "audio/x-raw, format = (string) { S16LE, S16BE, F32LE }, layout = (string) interleaved, " \
+  "rate = (int) [ 8000, 96000 ], channels = (int) [ 1, 3 ]"
+#define SRC_CAPS "audio/x-raw, format = (string) { S16LE, F32LE }, layout = (string) interleaved, " \
+  "rate = (int) 48000, channels = (int) 2, channel-mask = (bitmask) 0x3"
+
+static GstStaticPadTemplate app_template =
+    GST_STATIC_PAD_TEMPLATE("app", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(SINK_CAPS));
+static GstStaticPadTemplate mic_template =
+    GST_STATIC_PAD_TEMPLATE("mic", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(SINK_CAPS));
+static GstStaticPadTemplate src_template =
+    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(SRC_CAPS));
+
+/* ---- pad ---- */
+
+enum { PAD_PROP_0, PAD_PROP_VOLUME, PAD_PROP_MUTE };
+
+typedef RcDualMixerPad GstDualMixerPad;
+typedef RcDualMixerPadClass GstDualMixerPadClass;
+G_DEFINE_TYPE(GstDualMixerPad, rc_dualmixer_pad, GST_TYPE_AGGREGATOR_PAD)
+
+void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings *out) {
+  GST_OBJECT_LOCK(pad);
+  *out = pad->settings;
+  GST_OBJECT_UNLOCK(pad);
+}
+
+static void pad_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  RcDualMixerPad *pad = (RcDualMixerPad *)object;
+  GST_OBJECT_LOCK(pad);
+  switch (id) {
+    case PAD_PROP_VOLUME: pad->settings.volume = g_value_get_double(value); break;
+    case PAD_PROP_MUTE: pad->settings.mute = g_value_get_boolean(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(pad);
+}
+
+static void pad_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  RcDualMixerPad *pad = (RcDualMixerPad *)object;
+  GST_OBJECT_LOCK(pad);
+  switch (id) {
+    case PAD_PROP_VOLUME: g_value_set_double(value, pad->settings.volume); break;
+    case PAD_PROP_MUTE: g_value_set_boolean(value, pad->settings.mute); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(pad);
+}
+
+static void rc_dualmixer_pad_class_init(RcDualMixerPadClass *klass) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_CONTROLLABLE;
+  gobject_class->set_property = pad_set_property;
+  gobject_class->get_property = pad_get_property;
+  g_object_class_install_property(gobject_class, PAD_PROP_VOLUME,
+      g_param_spec_double("volume", "Volume", "Volume of this pad", 0.0, 10.0, 1.0, flags));
+  g_object_class_install_property(gobject_class, PAD_PROP_MUTE,
+      g_param_spec_boolean("mute", "Mute", "Mute this pad", FALSE, flags));
+}
+
+static void rc_dualmixer_pad_init(RcDualMixerPad *pad) {
+  pad->settings.volume = 1.0;
+  pad->settings.mute = FALSE;
+}
+
+/* ---- element ---- */
+
+enum {
+  PROP_0,
+  PROP_MIX_MODE,
+  PROP_POST_LEVELS,
+  PROP_OUTPUT_BUFFER_DURATION,
+  PROP_LEVEL_INTERVAL,
+};
+
+static const GEnumValue mix_mode_values[] = {
+  { RC_MIX_SUM, "Sum, with a soft limiter above -1 dBFS so the sum never clips harshly or wraps", "sum" },
+  { RC_MIX_AVERAGE, "Average of the inputs present: (app + mic) / 2", "average" },
+  { 0, NULL, NULL },
+};
+
+static GType mix_mode_type(void) {
+  static gsize type = 0;
+  if (g_once_init_enter(&type))
+    g_once_init_leave(&type, g_enum_register_static("GstDualMixerMode", mix_mode_values));
+  return type;
+}
+
+/* GstChildProxy makes the pads' properties settable as app::volume=0.5, as with audiomixer. */
+static GObject *child_by_name(GstChildProxy *proxy, const gchar *name) {
+  GstPad *pad = gst_element_get_static_pad(GST_ELEMENT(proxy), name);
+  return pad ? G_OBJECT(pad) : NULL;
+}
+
+static GObject *child_by_index(GstChildProxy *proxy, guint index) {
+  RcDualMixer *self = (RcDualMixer *)proxy;
+  return index < 2 ? G_OBJECT(gst_object_ref(self->pads[index])) : NULL;
+}
+
+static guint children_count(GstChildProxy *proxy) { return 2; }
+
+static void child_proxy_init(gpointer g_iface, gpointer iface_data) {
+  GstChildProxyInterface *iface = g_iface;
+  iface->get_child_by_name = child_by_name;
+  iface->get_child_by_index = child_by_index;
+  iface->get_children_count = children_count;
+}
+
+typedef RcDualMixer GstDualMixer;
+typedef RcDualMixerClass GstDualMixerClass;
+G_DEFINE_TYPE_WITH_CODE(GstDualMixer, rc_dualmixer, GST_TYPE_AGGREGATOR,
+    G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, child_proxy_init))
+
+void rc_dualmixer_copy_settings(RcDualMixer *self, RcDualMixerSettings *out) {
+  GST_OBJECT_LOCK(self);
+  *out = self->settings;
+  GST_OBJECT_UNLOCK(self);
+}
+
+GstSegment *rc_aggregator_src_segment(GstAggregator *agg) {
+  return &GST_AGGREGATOR_PAD(agg->srcpad)->segment;
+}
+
+void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position) {
+  GST_OBJECT_LOCK(agg);
+  GST_AGGREGATOR_PAD(agg->srcpad)->segment.position = position;
+  GST_OBJECT_UNLOCK(agg);
+}
+
+static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  RcDualMixer *self = (RcDualMixer *)object;
+  GST_OBJECT_LOCK(self);
+  switch (id) {
+    case PROP_MIX_MODE: self->settings.mix_mode = g_value_get_enum(value); break;
+    case PROP_POST_LEVELS: self->settings.post_levels = g_value_get_boolean(value); break;
+    case PROP_OUTPUT_BUFFER_DURATION: self->settings.output_buffer_duration = g_value_get_uint64(value); break;
+    case PROP_LEVEL_INTERVAL: self->settings.level_interval = g_value_get_uint64(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  RcDualMixer *self = (RcDualMixer *)object;
+  GST_OBJECT_LOCK(self);
+  switch (id) {
+    case PROP_MIX_MODE: g_value_set_enum(value, self->settings.mix_mode); break;
+    case PROP_POST_LEVELS: g_value_set_boolean(value, self->settings.post_levels); break;
+    case PROP_OUTPUT_BUFFER_DURATION: g_value_set_uint64(value, self->settings.output_buffer_duration); break;
+    case PROP_LEVEL_INTERVAL: g_value_set_uint64(value, self->settings.level_interval); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void finalize(GObject *object) {
+  RcDualMixer *self = (RcDualMixer *)object;
+  rc_dualmixer_state_free(self->state);
+  self->state = NULL;
+  G_OBJECT_CLASS(rc_dualmixer_parent_class)->finalize(object);
+}
+
+static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
+  return rc_dualmixer_aggregate((RcDualMixer *)agg, timeout);
+}
+
+static gboolean start(GstAggregator *agg) { return rc_dualmixer_start((RcDualMixer *)agg); }
+static GstFlowReturn flush(GstAggregator *agg) {
+  rc_dualmixer_flush((RcDualMixer *)agg);
+  return GST_FLOW_OK;
+}
+static gboolean stop(GstAggregator *agg) { return rc_dualmixer_stop((RcDualMixer *)agg); }
+
+static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
+  /* S16LE unless downstream wants F32LE only: the first format the caps list */
+  caps = gst_caps_truncate(gst_caps_make_writable(caps));
+  return gst_caps_fixate(caps);
+}
+
+static gboolean negotiated_src_caps(GstAggregator *agg, GstCaps *caps) {
+  return rc_dualmixer_set_output_caps((RcDualMixer *)agg, caps);
+}
+
+static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
+  if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+    GstCaps *caps = NULL;
+    gst_event_parse_caps(event, &caps);
+    gboolean ok = rc_dualmixer_set_input_caps((RcDualMixer *)agg, ((RcDualMixerPad *)pad)->index, caps);
+    gst_event_unref(event);
+    return ok;
+  }
+  return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_event(agg, pad, event);
+}
+
+static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query) {
+  GstCaps *supported;
+  switch (GST_QUERY_TYPE(query)) {
+    case GST_QUERY_CAPS: {
+      supported = gst_pad_get_pad_template_caps(GST_PAD(pad));
+      if (!rc_caps_query_reveal_unsupported(query, supported)) {
+        GstCaps *filter = NULL;
+        gst_query_parse_caps(query, &filter);
+        GstCaps *result = filter ? gst_caps_intersect_full(filter, supported, GST_CAPS_INTERSECT_FIRST)
+                                 : gst_caps_ref(supported);
+        gst_query_set_caps_result(query, result);
+        gst_caps_unref(result);
+      }
+      gst_caps_unref(supported);
+      return TRUE;
+    }
+    case GST_QUERY_ACCEPT_CAPS: {
+      GstCaps *caps = NULL;
+      gst_query_parse_accept_caps(query, &caps);
+      supported = gst_pad_get_pad_template_caps(GST_PAD(pad));
+      gboolean ok = rc_accept_caps_or_explain(GST_ELEMENT(agg), GST_PAD(pad), caps, supported);
+      gst_caps_unref(supported);
+      gst_query_set_accept_caps_result(query, ok);
+      return TRUE;
+    }
+    default:
+      return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_query(agg, pad, query);
+  }
+}
+
+/* A sink pad nobody links never delivers data nor EOS, and a non-live aggregator would wait
+ * for it forever: at the start such a pad is told it has ended (the mixer then carries on
+ * without it; see docs/dualmixer.md). */
+static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
+  GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_dualmixer_parent_class)->change_state(element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && ret != GST_STATE_CHANGE_FAILURE) {
+    RcDualMixer *self = (RcDualMixer *)element;
+    for (int i = 0; i < 2; i++) {
+      GstPad *pad = GST_PAD(self->pads[i]);
+      if (!gst_pad_is_linked(pad)) {
+        gst_pad_send_event(pad, gst_event_new_stream_start("dualmixer-unlinked"));
+        GstSegment segment;
+        gst_segment_init(&segment, GST_FORMAT_TIME);
+        gst_pad_send_event(pad, gst_event_new_segment(&segment));
+        gst_pad_send_event(pad, gst_event_new_eos());
+      }
+    }
+  }
+  return ret;
+}
+
+static void rc_dualmixer_class_init(RcDualMixerClass *klass) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+  GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS(klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+
+  gobject_class->set_property = set_property;
+  gobject_class->get_property = get_property;
+  gobject_class->finalize = finalize;
+  element_class->change_state = change_state;
+
+  g_object_class_install_property(gobject_class, PROP_MIX_MODE,
+      g_param_spec_enum("mix-mode", "Mix mode", "How app and mic audio combine", mix_mode_type(), RC_MIX_SUM, flags));
+  g_object_class_install_property(gobject_class, PROP_POST_LEVELS,
+      g_param_spec_boolean("post-levels", "Post levels",
+          "Post a 'dualmixer-levels' element message per level interval: rms and peak of app, mic and mix, "
+          "and whether each input is active, silent or absent",
+          FALSE, flags));
+  g_object_class_install_property(gobject_class, PROP_OUTPUT_BUFFER_DURATION,
+      g_param_spec_uint64("output-buffer-duration", "Output buffer duration",
+          "Duration of each output buffer in nanoseconds", GST_MSECOND, GST_SECOND,
+          RC_DUALMIXER_DEFAULT_OUTPUT_DURATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property(gobject_class, PROP_LEVEL_INTERVAL,
+      g_param_spec_uint64("level-interval", "Level interval",
+          "Interval of time between 'dualmixer-levels' messages in nanoseconds", GST_MSECOND, G_MAXUINT64,
+          RC_DUALMIXER_DEFAULT_LEVEL_INTERVAL, flags));
+
+  gst_element_class_add_static_pad_template_with_gtype(element_class, &app_template, rc_dualmixer_pad_get_type());
+  gst_element_class_add_static_pad_template_with_gtype(element_class, &mic_template, rc_dualmixer_pad_get_type());
+  gst_element_class_add_static_pad_template_with_gtype(element_class, &src_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_set_static_metadata(element_class, "Dual mixer", "Filter/Audio/Mixer",
+      "Mixes app and mic audio as ReplayKit delivers them (any rate, 1-3 channels, S16LE/S16BE/F32LE, bursty "
+      "or absent) into one 48 kHz stereo stream, aligned by running time",
+      "ReplayCast developers");
+
+  agg_class->aggregate = aggregate;
+  agg_class->start = start;
+  agg_class->stop = stop;
+  agg_class->flush = flush;
+  agg_class->fixate_src_caps = fixate_src_caps;
+  agg_class->negotiated_src_caps = negotiated_src_caps;
+  agg_class->sink_event = sink_event;
+  agg_class->sink_query = sink_query;
+  agg_class->get_next_time = gst_aggregator_simple_get_next_time;
+}
+
+static void rc_dualmixer_init(RcDualMixer *self) {
+  GstElementClass *klass = GST_ELEMENT_GET_CLASS(self);
+  const char *names[2] = { "app", "mic" };
+  for (int i = 0; i < 2; i++) {
+    GstPadTemplate *templ = gst_element_class_get_pad_template(klass, names[i]);
+    RcDualMixerPad *pad = g_object_new(rc_dualmixer_pad_get_type(), "name", names[i], "direction", GST_PAD_SINK,
+        "template", templ, NULL);
+    pad->index = i;
+    self->pads[i] = pad;
+    gst_element_add_pad(GST_ELEMENT(self), GST_PAD(pad));
+  }
+  self->settings.mix_mode = RC_MIX_SUM;
+  self->settings.post_levels = FALSE;
+  self->settings.output_buffer_duration = RC_DUALMIXER_DEFAULT_OUTPUT_DURATION;
+  self->settings.level_interval = RC_DUALMIXER_DEFAULT_LEVEL_INTERVAL;
+  self->state = rc_dualmixer_state_new();
+}

@@ -1,0 +1,114 @@
+/// Stereo Float frames placed on the output timeline (absolute output frame indices),
+/// knowing which frames came from input data and which were filled in as silence (a gap,
+/// a late or absent input): appends come in runs of one kind, so that is kept as the list of
+/// indices where the kind changes, not per frame. One per mixer input: the input writes at its end, the
+/// mixer reads output ranges from its start. Memory is a linear buffer compacted when the
+/// read position passes half of it, so reads are always contiguous; it grows only when an
+/// input runs further ahead than ever before.
+public final class StereoTimeline {
+    public private(set) var start: Int64 = 0
+    public private(set) var count = 0
+    public var end: Int64 { start + Int64(count) }
+
+    private var capacity: Int
+    private var offset = 0
+    private var samples: UnsafeMutablePointer<Float>
+    /// Runs of one kind: (first frame, from input data), in order, covering [start, end);
+    /// entries before `firstRun` are stale. Capacity is reserved, so appends do not allocate.
+    private var runs: [(first: Int64, present: Bool)] = []
+    private var firstRun = 0
+
+    public init(capacity: Int) {
+        self.capacity = max(capacity, 1024)
+        samples = .allocate(capacity: 2 * self.capacity)
+        runs.reserveCapacity(256)
+    }
+
+    deinit {
+        samples.deallocate()
+    }
+
+    /// Empties the timeline; the next frame appended goes to `index`.
+    public func reset(at index: Int64) {
+        start = index
+        count = 0
+        offset = 0
+        runs.removeAll(keepingCapacity: true)
+        firstRun = 0
+    }
+
+    /// Room for `frames` more at the end: compacts, and grows as a last resort.
+    private func reserve(_ frames: Int) {
+        if offset + count + frames <= capacity { return }
+        if count + frames <= capacity {
+            samples.update(from: samples + 2 * offset, count: 2 * count)
+            offset = 0
+            return
+        }
+        let newCapacity = max(2 * capacity, count + frames)
+        let newSamples = UnsafeMutablePointer<Float>.allocate(capacity: 2 * newCapacity)
+        newSamples.update(from: samples + 2 * offset, count: 2 * count)
+        samples.deallocate()
+        samples = newSamples
+        capacity = newCapacity
+        offset = 0
+    }
+
+    private func mark(_ n: Int, present: Bool) {
+        if firstRun == runs.count || runs[runs.count - 1].present != present {
+            if firstRun > 0 && runs.count == runs.capacity {
+                runs.removeFirst(firstRun)
+                firstRun = 0
+            }
+            runs.append((end, present))
+        }
+        count += n
+    }
+
+    /// Appends `frames` stereo frames of input data.
+    public func append(_ frames: UnsafePointer<Float>, count n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (samples + 2 * (offset + count)).update(from: frames, count: 2 * n)
+        mark(n, present: true)
+    }
+
+    /// Appends `frames` of silence standing for missing input.
+    public func appendSilence(count n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (samples + 2 * (offset + count)).update(repeating: 0, count: 2 * n)
+        mark(n, present: false)
+    }
+
+    /// Frames [index, end) as a contiguous stereo run, at most `frames` of them, and how many
+    /// of those came from input data; nil when `index` is outside the stored range.
+    public func read(at index: Int64, frames: Int) -> (samples: UnsafePointer<Float>, frames: Int, present: Int)? {
+        guard index >= start, index < end else { return nil }
+        let first = offset + Int(index - start)
+        let n = min(frames, Int(end - index))
+        let last = index + Int64(n)
+        var present: Int64 = 0
+        for r in firstRun..<runs.count where runs[r].present {
+            let runEnd = r + 1 < runs.count ? runs[r + 1].first : end
+            present += max(0, min(runEnd, last) - max(runs[r].first, index))
+        }
+        return (UnsafePointer(samples + 2 * first), n, Int(present))
+    }
+
+    /// Forgets the frames before `index`.
+    public func drop(before index: Int64) {
+        guard index > start else { return }
+        let n = min(count, Int(index - start))
+        offset += n
+        count -= n
+        start += Int64(n)
+        while firstRun + 1 < runs.count && runs[firstRun + 1].first <= start { firstRun += 1 }
+        if count == 0 {
+            offset = 0
+            start = index
+            runs.removeAll(keepingCapacity: true)
+            firstRun = 0
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../MediaKernels/Mixing/ResamplerLoops.swift

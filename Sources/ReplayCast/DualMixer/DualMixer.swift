@@ -1,0 +1,260 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// dualmixer's engine. Every call comes from the aggregator's source thread (aggregate,
+/// serialized sink events, negotiation) or from start/stop/flush while that thread is idle,
+/// so there is no lock; properties live in the C instance and are copied per output buffer.
+final class DualMixer {
+    enum OutputFormat { case s16le, f32le }
+
+    private let inputs = [MixerInput(name: "app"), MixerInput(name: "mic")]
+    private var output: OutputFormat = .s16le
+    /// Running time of output frame 0, fixed by the first aggregate.
+    private var t0: UInt64?
+    private var nextOutput: Int64 = 0
+    private let limiter = SoftLimiter()
+    private let levels = DualMixerLevels()
+    private var bus: UnsafeMutablePointer<Float>
+    private var busFrames = 0
+
+    /// An input that runs this far ahead of the output keeps its next buffer queued, so a
+    /// fast upstream (non-live, bursty app audio) cannot pile up unbounded audio here.
+    static let horizonFrames: Int64 = 48000
+
+    init() { bus = .allocate(capacity: 2) }
+    deinit { bus.deallocate() }
+
+    static func of(_ element: UnsafeMutablePointer<RcDualMixer>) -> DualMixer {
+        Unmanaged<DualMixer>.fromOpaque(element.pointee.state).takeUnretainedValue()
+    }
+
+    func start() {
+        t0 = nil
+        nextOutput = 0
+        for input in inputs { input.reset() }
+        levels.reset()
+    }
+
+    func setInputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, pad: Int, caps: UnsafeMutablePointer<GstCaps>) -> Bool {
+        guard let format = AudioFormat(caps: caps), [.s16le, .s16be, .f32le].contains(format.sampleFormat),
+              (1...3).contains(format.channels) else {
+            rc_element_error_core_negotiation(element, "dualmixer cannot read these caps on its \(inputs[pad].name) pad", nil)
+            return false
+        }
+        inputs[pad].setFormat(format)
+        updateLatency(element)
+        return true
+    }
+
+    func setOutputCaps(_ caps: UnsafeMutablePointer<GstCaps>) -> Bool {
+        guard let format = AudioFormat(caps: caps) else { return false }
+        output = format.sampleFormat == .f32le ? .f32le : .s16le
+        return true
+    }
+
+    /// An output buffer can go once its end, plus the resamplers' lookahead, has arrived.
+    private func updateLatency(_ element: UnsafeMutablePointer<RcDualMixer>) {
+        var settings = RcDualMixerSettings()
+        rc_dualmixer_copy_settings(element, &settings)
+        let latency = GstClockTime(settings.output_buffer_duration) + GstClockTime(inputs.map(\.lookahead).max() ?? 0)
+        gst_aggregator_set_latency(rc_aggregator(element), latency, latency)
+    }
+
+    func flush() {
+        start()
+    }
+
+    func aggregate(_ element: UnsafeMutablePointer<RcDualMixer>, timeout: Bool) -> GstFlowReturn {
+        var settings = RcDualMixerSettings()
+        rc_dualmixer_copy_settings(element, &settings)
+        let agg = rc_aggregator(element)
+        let segment = rc_aggregator_src_segment(agg)!
+        if t0 == nil {
+            let position = segment.pointee.position
+            t0 = UInt64(position != GstClockTime.none ? position : segment.pointee.start)
+            nextOutput = 0
+        }
+        let t0 = self.t0!
+        let bufferFrames = max(1, Int(gst_util_uint64_scale_round(settings.output_buffer_duration, 48000, 1_000_000_000)))
+        ensureBus(bufferFrames)
+
+        for (index, input) in inputs.enumerated() { ingest(pad(element, index), into: input, t0: t0) }
+
+        var produced = false
+        while true {
+            let start = nextOutput
+            var end = start + Int64(bufferFrames)
+            let allEnded = inputs.allSatisfy(\.ended)
+            if allEnded {
+                let last = inputs.map(\.timeline.end).max() ?? start
+                guard last > start else { return endOfStream(element, settings: settings, t0: t0) }
+                end = min(end, last)
+            } else if !inputs.allSatisfy({ $0.ended || $0.timeline.end >= end }) && !(timeout && !produced) {
+                break
+            }
+            let flow = mix(element, settings: settings, from: start, to: end, t0: t0)
+            produced = true
+            guard flow == GST_FLOW_OK else { return flow }
+        }
+        return GST_FLOW_OK
+    }
+
+    /// The last partial level interval is reported, and every message is on the bus, before EOS.
+    private func endOfStream(_ element: UnsafeMutablePointer<RcDualMixer>, settings: RcDualMixerSettings,
+                             t0: UInt64) -> GstFlowReturn {
+        if settings.post_levels != 0 {
+            levels.advance(frames: 0, intervalFrames: 1) { DualMixerLevels.post($0, element: element, t0: t0) }
+        }
+        rc_post_flush()
+        return GST_FLOW_EOS
+    }
+
+    private func pad(_ element: UnsafeMutablePointer<RcDualMixer>, _ index: Int) -> UnsafeMutablePointer<RcDualMixerPad> {
+        withUnsafeMutablePointer(to: &element.pointee.pads) { pads in
+            pads.withMemoryRebound(to: UnsafeMutablePointer<RcDualMixerPad>.self, capacity: 2) { $0[index] }
+        }
+    }
+
+    /// Takes the pad's queued buffers while the input is not too far ahead of the output.
+    private func ingest(_ pad: UnsafeMutablePointer<RcDualMixerPad>, into input: MixerInput, t0: UInt64) {
+        let aggPad = rc_aggregator_pad(pad)!
+        while input.timeline.end < nextOutput + Self.horizonFrames, let buffer = gst_aggregator_pad_pop_buffer(aggPad) {
+            defer { gst_buffer_unref(buffer) }
+            guard let format = input.format else { continue }
+            let pts = buffer.pointee.pts
+            guard pts != GstClockTime.none else { continue }
+            let running = gst_segment_to_running_time(&aggPad.pointee.segment, GST_FORMAT_TIME, pts)
+            guard running != GstClockTime.none else { continue }
+            if buffer.isGap {
+                let duration = buffer.pointee.duration
+                guard duration != GstClockTime.none else { continue }
+                let frames = Int(gst_util_uint64_scale_round(duration, guint64(format.rate), 1_000_000_000))
+                input.ingest(nil, frames: frames, runningTime: UInt64(running), t0: t0, firstNeeded: nextOutput)
+            } else {
+                _ = buffer.withReadableBytes { bytes in
+                    input.ingest(bytes.baseAddress, frames: bytes.count / format.bytesPerFrame,
+                                 runningTime: UInt64(running), t0: t0, firstNeeded: nextOutput)
+                }
+            }
+        }
+        if gst_aggregator_pad_has_buffer(aggPad) == 0 && gst_aggregator_pad_is_eos(aggPad) != 0 {
+            input.finish()
+        }
+    }
+
+    private func ensureBus(_ frames: Int) {
+        guard frames > busFrames else { return }
+        bus.deallocate()
+        bus = .allocate(capacity: 2 * frames)
+        busFrames = frames
+    }
+
+    /// Mixes output frames [start, end), pushes them and moves the timelines on.
+    private func mix(_ element: UnsafeMutablePointer<RcDualMixer>, settings: RcDualMixerSettings,
+                     from start: Int64, to end: Int64, t0: UInt64) -> GstFlowReturn {
+        let frames = Int(end - start)
+        bus.update(repeating: 0, count: 2 * frames)
+        var contributing = 0
+        let copy = ChannelMapping(inputChannels: 2)
+        for (index, input) in inputs.enumerated() {
+            var padSettings = RcDualMixerPadSettings()
+            rc_dualmixer_pad_copy_settings(pad(element, index), &padSettings)
+            var present = 0
+            let from = max(start, input.timeline.start)
+            if from < end, let run = input.timeline.read(at: from, frames: Int(end - from)) {
+                present = run.present
+                if settings.post_levels != 0 { levels.measure(input: index, samples: run.samples, frames: run.frames) }
+                if padSettings.mute == 0 && padSettings.volume > 0 {
+                    copy.mix(run.samples, frames: run.frames, gain: Float(padSettings.volume), into: bus + 2 * Int(from - start))
+                }
+            }
+            levels.account(input: index, frames: frames, present: present)
+            if present > 0 && padSettings.mute == 0 { contributing += 1 }
+            input.timeline.drop(before: end)
+        }
+        switch settings.mix_mode {
+        case RC_MIX_AVERAGE:
+            if contributing > 1 {
+                let scale = Float(1) / Float(contributing)
+                for k in 0..<(2 * frames) { bus[k] *= scale }
+            }
+        default:
+            limiter.process(bus, count: 2 * frames)
+        }
+        if settings.post_levels != 0 { levels.measureMix(bus, frames: frames) }
+
+        let bytesPerSample = output == .s16le ? 2 : 4
+        let buffer = gst_buffer_new_allocate(nil, gsize(2 * frames * bytesPerSample), nil)!
+        var map = GstMapInfo()
+        if gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0, let data = map.data {
+            if output == .s16le {
+                PCMConversion.toS16LE(bus, samples: 2 * frames, into: data)
+            } else {
+                PCMConversion.toF32LE(bus, samples: 2 * frames, into: data)
+            }
+            gst_buffer_unmap(buffer, &map)
+        }
+        let pts = MixerInput.time(ofOutputFrame: start, t0: t0)
+        let stop = MixerInput.time(ofOutputFrame: end, t0: t0)
+        buffer.pointee.pts = GstClockTime(pts)
+        buffer.pointee.duration = GstClockTime(stop - pts)
+        buffer.pointee.offset = guint64(start)
+        buffer.pointee.offset_end = guint64(end)
+        if start == 0 { buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DISCONT.rawValue }
+        nextOutput = end
+        rc_aggregator_set_src_position(rc_aggregator(element), GstClockTime(stop))
+
+        if settings.post_levels != 0 {
+            let intervalFrames = max(1, Int(gst_util_uint64_scale_round(settings.level_interval, 48000, 1_000_000_000)))
+            levels.advance(frames: frames, intervalFrames: intervalFrames) { report in
+                DualMixerLevels.post(report, element: element, t0: t0)
+            }
+        }
+        return gst_aggregator_finish_buffer(rc_aggregator(element), buffer)
+    }
+}
+
+@_cdecl("rc_dualmixer_state_new")
+func dualMixerStateNew() -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(DualMixer()).toOpaque()
+}
+
+@_cdecl("rc_dualmixer_state_free")
+func dualMixerStateFree(_ state: UnsafeMutableRawPointer?) {
+    guard let state else { return }
+    Unmanaged<DualMixer>.fromOpaque(state).release()
+}
+
+@_cdecl("rc_dualmixer_start")
+func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
+    DualMixer.of(element).start()
+    return 1
+}
+
+@_cdecl("rc_dualmixer_stop")
+func dualMixerStop(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
+    DualMixer.of(element).start()
+    return 1
+}
+
+@_cdecl("rc_dualmixer_set_input_caps")
+func dualMixerSetInputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: gint,
+                           _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
+    DualMixer.of(element).setInputCaps(element, pad: Int(pad), caps: caps) ? 1 : 0
+}
+
+@_cdecl("rc_dualmixer_set_output_caps")
+func dualMixerSetOutputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
+    DualMixer.of(element).setOutputCaps(caps) ? 1 : 0
+}
+
+@_cdecl("rc_dualmixer_flush")
+func dualMixerFlush(_ element: UnsafeMutablePointer<RcDualMixer>) {
+    DualMixer.of(element).flush()
+}
+
+@_cdecl("rc_dualmixer_aggregate")
+func dualMixerAggregate(_ element: UnsafeMutablePointer<RcDualMixer>, _ timeout: gboolean) -> GstFlowReturn {
+    DualMixer.of(element).aggregate(element, timeout: timeout != 0)
+}

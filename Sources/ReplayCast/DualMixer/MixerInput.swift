@@ -1,0 +1,197 @@
+import CGStreamer
+import MediaKernels
+
+/// One dualmixer input (app or mic): its buffers are converted to Float, downmixed (three
+/// channels), resampled to 48 kHz, upmixed (mono) and placed on a `StereoTimeline` at the
+/// output frames their running times fall on. Touched only by the aggregator's thread.
+final class MixerInput {
+    static let outputRate = 48000
+    /// Input timestamps may wander this far from their sample count before the input is
+    /// realigned (GStreamer's usual audio alignment threshold).
+    static let alignmentThreshold: UInt64 = 40_000_000
+
+    let name: String
+    private(set) var format: AudioFormat?
+    private var resampler: Resampler?
+    private var downmix: ChannelMapping?
+    private var upmix: ChannelMapping?
+    let timeline = StereoTimeline(capacity: 3 * outputRate)
+    /// Running time and input frames written since the input was last aligned.
+    private var anchor: (runningTime: UInt64, frames: Int64)?
+    /// Output frame the resampler's next output belongs to.
+    private var outputCursor: Int64 = 0
+    /// Whether the input's last frames were data (not a gap): what its drained tail counts as.
+    private var lastFedPresent = true
+    /// EOS seen and the resampler drained: silence from `timeline.end` on.
+    private(set) var ended = false
+    private(set) var everHadData = false
+
+    private var scratchCapacity = 0
+    private var converted: UnsafeMutablePointer<Float>
+    private var downmixed: UnsafeMutablePointer<Float>
+    private var resampled: UnsafeMutablePointer<Float>
+    private var stereo: UnsafeMutablePointer<Float>
+
+    init(name: String) {
+        self.name = name
+        converted = .allocate(capacity: 1)
+        downmixed = .allocate(capacity: 1)
+        resampled = .allocate(capacity: 1)
+        stereo = .allocate(capacity: 1)
+    }
+
+    deinit {
+        converted.deallocate()
+        downmixed.deallocate()
+        resampled.deallocate()
+        stereo.deallocate()
+    }
+
+    /// New caps: whatever the old format still holds goes out first, then the new one starts
+    /// where the old one ended (no gap, no overlap).
+    func setFormat(_ newFormat: AudioFormat) {
+        if newFormat == format { return }
+        drainResampler()
+        format = newFormat
+        let resampledChannels = min(newFormat.channels, 2)
+        resampler = Resampler(inputRate: newFormat.rate, outputRate: Self.outputRate, channels: resampledChannels)
+        downmix = newFormat.channels == 3 ? ChannelMapping(inputChannels: 3) : nil
+        upmix = ChannelMapping(inputChannels: resampledChannels)
+        anchor = nil
+    }
+
+    /// Seconds of input the resampler must see past an output frame before producing it.
+    var lookahead: UInt64 {
+        guard let resampler, let format else { return 0 }
+        return UInt64(resampler.lookaheadInputFrames) * 1_000_000_000 / UInt64(format.rate)
+    }
+
+    func reset() {
+        timeline.reset(at: 0)
+        anchor = nil
+        ended = false
+        everHadData = false
+        if let format { resampler = Resampler(inputRate: format.rate, outputRate: Self.outputRate, channels: min(format.channels, 2)) }
+    }
+
+    /// Output frame `index` lies at t0 + index / 48 kHz.
+    static func outputFrame(atOrAfter runningTime: UInt64, t0: UInt64) -> Int64 {
+        guard runningTime > t0 else { return 0 }
+        return Int64(gst_util_uint64_scale_ceil(guint64(runningTime - t0), guint64(outputRate), 1_000_000_000))
+    }
+
+    static func time(ofOutputFrame index: Int64, t0: UInt64) -> UInt64 {
+        t0 + UInt64(gst_util_uint64_scale(guint64(index), 1_000_000_000, guint64(outputRate)))
+    }
+
+    /// Adds one buffer (or a GAP: `samples` nil) of `frames` input frames starting at `runningTime`.
+    /// `firstNeeded` is the next output frame the mixer will produce: earlier frames are late.
+    func ingest(_ samples: UnsafeRawPointer?, frames: Int, runningTime: UInt64, t0: UInt64, firstNeeded: Int64) {
+        guard let format, frames > 0 else { return }
+        if !isAligned(with: runningTime, rate: format.rate) {
+            align(at: runningTime, t0: t0, firstNeeded: firstNeeded)
+        }
+        ensureScratch(frames)
+        if let samples {
+            everHadData = true
+            PCMConversion.toFloat(samples, format: format.sampleFormat, samples: frames * format.channels, into: converted)
+            let source: UnsafePointer<Float>
+            if let downmix {
+                downmix.map(converted, frames: frames, gain: 1, into: downmixed)
+                source = UnsafePointer(downmixed)
+            } else {
+                source = UnsafePointer(converted)
+            }
+            feed(source, frames: frames, present: true)
+        } else {
+            feed(nil, frames: frames, present: false)
+        }
+        anchor?.frames += Int64(frames)
+    }
+
+    private func isAligned(with runningTime: UInt64, rate: Int) -> Bool {
+        guard let anchor else { return false }
+        let expected = anchor.runningTime + UInt64(gst_util_uint64_scale(guint64(anchor.frames), 1_000_000_000, guint64(rate)))
+        let drift = runningTime > expected ? runningTime - expected : expected - runningTime
+        return drift <= Self.alignmentThreshold
+    }
+
+    /// Places the input so its frame 0 sounds at `runningTime`: the resampler's first output
+    /// is the first output frame at or after that time that is still to be mixed and not
+    /// already on the timeline; input before it is skipped by the resampler.
+    private func align(at runningTime: UInt64, t0: UInt64, firstNeeded: Int64) {
+        guard let format, let resampler else { return }
+        drainResampler()
+        if timeline.count == 0 && timeline.end < firstNeeded { timeline.reset(at: firstNeeded) }
+        let wanted = max(Self.outputFrame(atOrAfter: runningTime, t0: t0), firstNeeded)
+        if wanted > timeline.end { timeline.appendSilence(count: Int(wanted - timeline.end)) }
+        let first = max(wanted, timeline.end)
+        let offset = Double(Int64(Self.time(ofOutputFrame: first, t0: t0)) - Int64(runningTime)) / 1e9
+        resampler.reset(firstOutputAtInputFrame: offset * Double(format.rate))
+        outputCursor = first
+        anchor = (runningTime, 0)
+    }
+
+    /// Pushes input through the resampler and the upmix onto the timeline.
+    private func feed(_ source: UnsafePointer<Float>?, frames: Int, present: Bool) {
+        guard let resampler else { return }
+        lastFedPresent = present
+        let channels = resampler.channels
+        var done = 0
+        while done < frames {
+            let taken = source.map { resampler.write($0 + done * channels, count: frames - done) }
+                ?? resampler.writeSilence(count: frames - done)
+            done += taken
+            collect(present: present)
+            if taken == 0 { break }
+        }
+    }
+
+    /// Moves what the resampler can produce onto the timeline at the output frames it belongs
+    /// to: frames the mixer has already passed (a late input) are dropped, a hole is silence.
+    private func collect(present: Bool) {
+        guard let resampler, let upmix else { return }
+        while true {
+            let n = resampler.read(into: resampled, count: min(resampler.availableOutputFrames, scratchCapacity))
+            guard n > 0 else { return }
+            if outputCursor > timeline.end { timeline.appendSilence(count: Int(outputCursor - timeline.end)) }
+            let late = Int(min(max(timeline.end - outputCursor, 0), Int64(n)))
+            if late < n {
+                upmix.map(resampled + late * resampler.channels, frames: n - late, gain: 1, into: stereo)
+                if present { timeline.append(stereo, count: n - late) } else { timeline.appendSilence(count: n - late) }
+            }
+            outputCursor += Int64(n)
+        }
+    }
+
+    /// Flushes the resampler's lookahead: the input's last frames reach the timeline.
+    private func drainResampler() {
+        guard let resampler, anchor != nil else { return }
+        ensureScratch(resampler.lookaheadInputFrames + 1)
+        _ = resampler.writeSilence(count: resampler.lookaheadInputFrames)
+        collect(present: lastFedPresent)
+        anchor = nil
+    }
+
+    /// End of stream: the remaining input goes out, then the input is silent for good.
+    func finish() {
+        guard !ended else { return }
+        drainResampler()
+        ended = true
+    }
+
+    private func ensureScratch(_ frames: Int) {
+        let needed = max(frames, 8192)
+        guard needed > scratchCapacity else { return }
+        converted.deallocate()
+        downmixed.deallocate()
+        resampled.deallocate()
+        stereo.deallocate()
+        converted = .allocate(capacity: 3 * needed)
+        downmixed = .allocate(capacity: 2 * needed)
+        // 96 kHz down to 48 kHz halves the frames, 8 kHz up to 48 kHz multiplies them by six.
+        resampled = .allocate(capacity: 2 * needed)
+        stereo = .allocate(capacity: 2 * needed)
+        scratchCapacity = needed
+    }
+}

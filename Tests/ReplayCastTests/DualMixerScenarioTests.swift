@@ -1,0 +1,119 @@
+import Foundation
+import MediaKernels
+import Testing
+
+/// Inputs that come and go, as ReplayKit delivers them: each scenario must finish, keep the
+/// output timeline whole and say which input was there.
+@Suite struct DualMixerScenarioTests {
+    static let second = 48000
+
+    func mixed(_ source: String, mixer: String = "post-levels=true", pads: [String] = ["audio_app", "audio_mic"],
+               live: Bool = false) throws -> (MixerCapture, [Fields]) {
+        let links = pads.map { "rk.\($0) ! m.\($0 == "audio_app" ? "app" : "mic")" }.joined(separator: " ")
+        let capture = try MixerCapture.capture("replaycastdummy \(source) \(links)".replacingOccurrences(of: "replaycastdummy ", with: "replaykitsrc name=rk is-live=\(live) "),
+                                               mixer: mixer, timeout: 30, live: live)
+        #expect(capture.run.error == nil, "\(String(describing: capture.run.error))")
+        #expect(capture.run.reachedEOS)
+        return (capture, capture.run.messages(from: "m", named: "dualmixer-levels"))
+    }
+
+    func states(_ levels: [Fields], _ field: String) -> [String] {
+        levels.map { if case .string(let s) = $0[field] { return s } else { return "?" } }
+    }
+
+    @Test func micUnlinkedTheAppPlaysAlone() throws {
+        let (capture, levels) = try mixed("duration=2000000000", pads: ["audio_app"])
+        #expect(capture.frames == 2 * Self.second)
+        #expect(Set(states(levels, "mic-state")) == ["absent"])
+        #expect(Set(states(levels, "app-state")) == ["active"])
+    }
+
+    @Test func appUnlinkedTheMicPlaysAlone() throws {
+        let (capture, levels) = try mixed("duration=2000000000", pads: ["audio_mic"])
+        #expect(capture.frames == 2 * Self.second)
+        #expect(Set(states(levels, "app-state")) == ["absent"])
+    }
+
+    @Test func micEndingEarlyLeavesTheAppRunning() throws {
+        let inputs = "replaykitsrc name=rk is-live=false duration=2000000000 rk.audio_app ! m.app "
+            + "audiotestsrc num-buffers=24 samplesperbuffer=1000 ! audio/x-raw,rate=48000,channels=1 ! m.mic"
+        let capture = try MixerCapture.capture(inputs, mixer: "post-levels=true")
+        #expect(capture.run.reachedEOS)
+        #expect(capture.frames == 2 * Self.second)
+        let mic = states(capture.run.messages(from: "m", named: "dualmixer-levels"), "mic-state")
+        #expect(mic.prefix(4).allSatisfy { $0 == "active" } && mic.suffix(10).allSatisfy { $0 == "absent" }, "\(mic)")
+    }
+
+    @Test func micOffThenOnIsAbsentInBetween() throws {
+        let (capture, levels) = try mixed("schedule=\"1s:mic=off; 2s:mic=on; 3s:finish\"")
+        #expect(capture.frames == 3 * Self.second)
+        let mic = states(levels, "mic-state")
+        #expect(mic.count == 30)
+        #expect(mic[11...18].allSatisfy { $0 == "absent" }, "\(mic)")
+        #expect(mic[21...].allSatisfy { $0 != "absent" }, "\(mic)")
+        #expect(Set(states(levels, "app-state")) == ["active"])
+    }
+
+    @Test func micSilenceIsSilentNotAbsent() throws {
+        let (_, levels) = try mixed("mic=silence duration=1000000000")
+        #expect(Set(states(levels, "mic-state")) == ["silent"])
+    }
+
+    /// AirPods connect: the mic goes from 48 kHz to 24 kHz mid-stream; the output stays whole.
+    @Test func micFormatSwitchKeepsTheOutputWhole() throws {
+        let (capture, levels) = try mixed("schedule=\"1s:mic-format=24000; 2s:finish\"")
+        #expect(capture.frames == 2 * Self.second)
+        let buffers = capture.output.buffers
+        #expect(zip(buffers, buffers.dropFirst()).allSatisfy { $0.pts + $0.duration == $1.pts })
+        #expect(states(levels, "mic-state").dropFirst().allSatisfy { $0 == "active" })
+    }
+
+    /// A phone call takes the audio: both inputs go absent, the output keeps its clock to the end.
+    @Test func phoneCallLeavesSilenceAndTheStreamGoesOn() throws {
+        let (capture, levels) = try mixed("schedule=\"1s:call-start; 2s:finish\"")
+        #expect(capture.frames == 2 * Self.second)
+        #expect(states(levels, "app-state").suffix(8).allSatisfy { $0 == "absent" })
+    }
+
+    /// iOS 12: 22,596-frame app bursts every ~512 ms with a steady mic; no drift, no stall.
+    @Test func burstyAppAndSteadyMicMixWithoutDrift() throws {
+        let (capture, levels) = try mixed("device=iphone-x-ios12 duration=5000000000")
+        #expect(capture.frames == 5 * Self.second)
+        #expect(Set(states(levels, "app-state")) == ["active"])
+        #expect(Set(states(levels, "mic-state")) == ["active"])
+    }
+}
+
+/// The same in real time: absent inputs are waited for only as long as the latency allows.
+@Suite(.serialized) struct DualMixerLiveTests {
+    /// ReplayKit's mic off sends nothing at all: the mixer times out and the app plays on.
+    @Test func liveMicSendingNothingDoesNotStallTheApp() throws {
+        let started = Date()
+        let capture = try MixerCapture.capture(
+            "replaykitsrc name=rk mic=off gap-events=false duration=2000000000 rk.audio_app ! m.app rk.audio_mic ! m.mic",
+            mixer: "post-levels=true", live: true)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(capture.run.reachedEOS)
+        #expect(elapsed < 3.5, "real time, no stall: \(elapsed) s")
+        #expect(abs(capture.frames - 2 * 48000) <= 480, "\(capture.frames) frames")
+        let app = capture.run.messages(from: "m", named: "dualmixer-levels").compactMap { fields -> String? in
+            if case .string(let s) = fields["app-state"] { return s } else { return nil }
+        }
+        #expect(app.dropFirst().allSatisfy { $0 == "active" }, "\(app)")
+    }
+
+    /// iOS 12 bursts arrive ~512 ms after their first sample: with the latency reported
+    /// upstream the mixer waits for them and no app audio is dropped as late.
+    @Test func liveBurstsAreNotDropped() throws {
+        let capture = try MixerCapture.capture(
+            "replaykitsrc name=rk device=iphone-x-ios12 duration=3000000000 rk.audio_app ! m.app rk.audio_mic ! m.mic",
+            mixer: "post-levels=true", live: true)
+        #expect(capture.run.reachedEOS)
+        let levels = capture.run.messages(from: "m", named: "dualmixer-levels")
+        let app = levels.compactMap { fields -> String? in
+            if case .string(let s) = fields["app-state"] { return s } else { return nil }
+        }
+        #expect(app.count >= 29)
+        #expect(app.allSatisfy { $0 == "active" }, "\(app)")
+    }
+}
