@@ -51,8 +51,71 @@ static void pad_get_property(GObject *object, guint id, GValue *value, GParamSpe
   GST_OBJECT_UNLOCK(pad);
 }
 
+/* The aggregator's own chain function, which queues the buffer for the aggregator thread. */
+static GstPadChainFunction aggregator_chain;
+
+/* Runs on the upstream streaming thread: the input is converted and resampled here, in
+ * parallel with the other input. The aggregator's queue then only needs to know that the
+ * pad has data: a buffer is queued as that token when none is, otherwise it is done with.
+ * So the aggregator thread wakes once per batch of mixable audio, not once per buffer;
+ * rc_dualmixer_wait_for_room holds upstream back when an input runs too far ahead. */
+static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
+  RcDualMixer *self = (RcDualMixer *)parent;
+  gint index = ((RcDualMixerPad *)pad)->index;
+  rc_dualmixer_input_buffer(self, index, buffer);
+  GstFlowReturn ret = GST_FLOW_OK;
+  if (gst_aggregator_pad_has_buffer(GST_AGGREGATOR_PAD(pad)))
+    gst_buffer_unref(buffer);
+  else
+    ret = aggregator_chain(pad, parent, buffer);
+  /* the token is queued first: a waiting input must still count as ready */
+  if (ret == GST_FLOW_OK && !rc_dualmixer_wait_for_room(self, index))
+    ret = GST_FLOW_FLUSHING;
+  return ret;
+}
+
+guint64 rc_dualmixer_progress(RcDualMixer *self) {
+  g_mutex_lock(&self->progress_lock);
+  guint64 progress = self->progress;
+  g_mutex_unlock(&self->progress_lock);
+  return progress;
+}
+
+gboolean rc_dualmixer_wait_progress(RcDualMixer *self, guint64 seen) {
+  g_mutex_lock(&self->progress_lock);
+  while (self->progress == seen && !self->flushing)
+    g_cond_wait(&self->progress_cond, &self->progress_lock);
+  gboolean ok = !self->flushing;
+  g_mutex_unlock(&self->progress_lock);
+  return ok;
+}
+
+void rc_dualmixer_signal_progress(RcDualMixer *self) {
+  g_mutex_lock(&self->progress_lock);
+  self->progress++;
+  g_cond_broadcast(&self->progress_cond);
+  g_mutex_unlock(&self->progress_lock);
+}
+
+static void set_flushing(RcDualMixer *self, gboolean flushing) {
+  g_mutex_lock(&self->progress_lock);
+  self->flushing = flushing;
+  g_cond_broadcast(&self->progress_cond);
+  g_mutex_unlock(&self->progress_lock);
+}
+
+static void pad_constructed(GObject *object) {
+  G_OBJECT_CLASS(rc_dualmixer_pad_parent_class)->constructed(object);
+  GstPad *pad = GST_PAD(object);
+  if (GST_PAD_IS_SINK(pad)) {
+    aggregator_chain = GST_PAD_CHAINFUNC(pad);
+    gst_pad_set_chain_function(pad, chain);
+  }
+}
+
 static void rc_dualmixer_pad_class_init(RcDualMixerPadClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  gobject_class->constructed = pad_constructed;
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_CONTROLLABLE;
   gobject_class->set_property = pad_set_property;
   gobject_class->get_property = pad_get_property;
@@ -63,6 +126,7 @@ static void rc_dualmixer_pad_class_init(RcDualMixerPadClass *klass) {
 }
 
 static void rc_dualmixer_pad_init(RcDualMixerPad *pad) {
+  gst_segment_init(&pad->input_segment, GST_FORMAT_TIME);
   pad->settings.volume = 1.0;
   pad->settings.mute = FALSE;
 }
@@ -125,6 +189,14 @@ GstSegment *rc_aggregator_src_segment(GstAggregator *agg) {
   return &GST_AGGREGATOR_PAD(agg->srcpad)->segment;
 }
 
+GstAggregatorStartTimeSelection rc_aggregator_start_time_selection(GstAggregator *agg, GstClockTime *start_time) {
+  GstAggregatorStartTimeSelection selection;
+  guint64 start;
+  g_object_get(agg, "start-time-selection", &selection, "start-time", &start, NULL);
+  *start_time = start;
+  return selection;
+}
+
 void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position) {
   GST_OBJECT_LOCK(agg);
   GST_AGGREGATOR_PAD(agg->srcpad)->segment.position = position;
@@ -159,6 +231,8 @@ static void get_property(GObject *object, guint id, GValue *value, GParamSpec *p
 
 static void finalize(GObject *object) {
   RcDualMixer *self = (RcDualMixer *)object;
+  g_mutex_clear(&self->progress_lock);
+  g_cond_clear(&self->progress_cond);
   rc_dualmixer_state_free(self->state);
   self->state = NULL;
   G_OBJECT_CLASS(rc_dualmixer_parent_class)->finalize(object);
@@ -185,13 +259,33 @@ static gboolean negotiated_src_caps(GstAggregator *agg, GstCaps *caps) {
   return rc_dualmixer_set_output_caps((RcDualMixer *)agg, caps);
 }
 
-static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
+/* Caps and gaps are taken on the upstream thread too, in order with that pad's buffers. */
+static GstFlowReturn sink_event_pre_queue(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
+  gint index = ((RcDualMixerPad *)pad)->index;
   if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
     GstCaps *caps = NULL;
     gst_event_parse_caps(event, &caps);
-    gboolean ok = rc_dualmixer_set_input_caps((RcDualMixer *)agg, ((RcDualMixerPad *)pad)->index, caps);
+    if (!rc_dualmixer_set_input_caps((RcDualMixer *)agg, index, caps)) {
+      gst_event_unref(event);
+      return GST_FLOW_NOT_NEGOTIATED;
+    }
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_START) {
+    set_flushing((RcDualMixer *)agg, TRUE);
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
+    set_flushing((RcDualMixer *)agg, FALSE);
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
+    gst_event_copy_segment(event, &((RcDualMixerPad *)pad)->input_segment);
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_GAP) {
+    rc_dualmixer_input_gap((RcDualMixer *)agg, index, event);
+  }
+  return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_event_pre_queue(agg, pad, event);
+}
+
+static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
+  if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+    /* already taken in sink_event_pre_queue */
     gst_event_unref(event);
-    return ok;
+    return TRUE;
   }
   return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_event(agg, pad, event);
 }
@@ -230,6 +324,10 @@ static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *
  * for it forever: at the start such a pad is told it has ended (the mixer then carries on
  * without it; see docs/dualmixer.md). */
 static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    set_flushing((RcDualMixer *)element, TRUE); /* an upstream thread may wait in chain */
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+    set_flushing((RcDualMixer *)element, FALSE);
   GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_dualmixer_parent_class)->change_state(element, transition);
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && ret != GST_STATE_CHANGE_FAILURE) {
     RcDualMixer *self = (RcDualMixer *)element;
@@ -289,11 +387,14 @@ static void rc_dualmixer_class_init(RcDualMixerClass *klass) {
   agg_class->fixate_src_caps = fixate_src_caps;
   agg_class->negotiated_src_caps = negotiated_src_caps;
   agg_class->sink_event = sink_event;
+  agg_class->sink_event_pre_queue = sink_event_pre_queue;
   agg_class->sink_query = sink_query;
   agg_class->get_next_time = gst_aggregator_simple_get_next_time;
 }
 
 static void rc_dualmixer_init(RcDualMixer *self) {
+  g_mutex_init(&self->progress_lock);
+  g_cond_init(&self->progress_cond);
   GstElementClass *klass = GST_ELEMENT_GET_CLASS(self);
   const char *names[2] = { "app", "mic" };
   for (int i = 0; i < 2; i++) {

@@ -29,6 +29,9 @@ typedef struct {
   GstAggregatorPad parent;
   RcDualMixerPadSettings settings;
   gint index; /* 0 app, 1 mic */
+  /* The segment as the upstream thread sees it (the base class updates its own `segment`
+   * later, on the aggregator's thread); used to time buffers as they arrive. */
+  GstSegment input_segment;
 } RcDualMixerPad;
 
 typedef struct {
@@ -39,6 +42,13 @@ typedef struct {
   GstAggregator parent;
   RcDualMixerSettings settings;
   RcDualMixerPad *pads[2];
+  /* Flow control between the inputs' upstream threads, which process buffers as they
+   * arrive, and the aggregator thread, which mixes: an input far enough ahead waits for
+   * `progress` to move (see rc_dualmixer_wait_progress). */
+  GMutex progress_lock;
+  GCond progress_cond;
+  guint64 progress;
+  gboolean flushing;
   void *state; /* Swift DualMixer, retained; instance init to finalize */
 } RcDualMixer;
 
@@ -54,7 +64,13 @@ void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings 
 /* The aggregator's output segment: read its start/position, record the output position. */
 GstSegment *rc_aggregator_src_segment(GstAggregator *agg);
 void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position);
-/* The aggregator's start-time-selection is live (clock-driven) in this pipeline. */
-gboolean rc_aggregator_is_live(GstAggregator *agg);
+/* An upstream thread waits until the mixer has moved on since it saw `seen` (returns TRUE),
+ * or the element is flushing or stopping (returns FALSE). */
+guint64 rc_dualmixer_progress(RcDualMixer *self);
+gboolean rc_dualmixer_wait_progress(RcDualMixer *self, guint64 seen);
+void rc_dualmixer_signal_progress(RcDualMixer *self);
+
+/* The aggregator's start-time-selection and start-time properties. */
+GstAggregatorStartTimeSelection rc_aggregator_start_time_selection(GstAggregator *agg, GstClockTime *start_time);
 
 #endif

@@ -4,8 +4,9 @@
 /// indices where the kind changes, not per frame. One per mixer input: the input writes at its end, the
 /// mixer reads output ranges from its start. Memory is a linear buffer compacted when the
 /// read position passes half of it, so reads are always contiguous; it grows only when an
-/// input runs further ahead than ever before.
-public final class StereoTimeline {
+/// input runs further ahead than ever before. Not synchronised: users that share one
+/// between threads keep it behind a lock (so it may live in a `Mutex`).
+public final class StereoTimeline: @unchecked Sendable {
     public private(set) var start: Int64 = 0
     public private(set) var count = 0
     public var end: Int64 { start + Int64(count) }

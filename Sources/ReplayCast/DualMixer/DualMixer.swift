@@ -1,36 +1,53 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import Synchronization
 
-/// dualmixer's engine. Every call comes from the aggregator's source thread (aggregate,
-/// serialized sink events, negotiation) or from start/stop/flush while that thread is idle,
-/// so there is no lock; properties live in the C instance and are copied per output buffer.
+/// dualmixer's engine. Inputs are processed on their upstream threads as they arrive
+/// (`MixerInput`); the aggregator's thread mixes, pushes and posts. What the two sides share:
+/// each input's timeline (locked for copies), the start time and the next output frame.
+/// Properties live in the C instance and are copied per output buffer.
 final class DualMixer {
     enum OutputFormat { case s16le, f32le }
 
     private let inputs = [MixerInput(name: "app"), MixerInput(name: "mic")]
     private var output: OutputFormat = .s16le
-    /// Running time of output frame 0, fixed by the first aggregate.
-    private var t0: UInt64?
-    private var nextOutput: Int64 = 0
+    /// Running time of output frame 0, fixed by the first buffer on either input (or the first
+    /// aggregate, if that comes first).
+    private let startTime = Mutex<UInt64?>(nil)
+    /// The next output frame to mix: inputs place nothing before it.
+    private let nextOutputFrame = Atomic<Int64>(0)
+    private var nextOutput: Int64 {
+        get { nextOutputFrame.load(ordering: .acquiring) }
+        set { nextOutputFrame.store(newValue, ordering: .releasing) }
+    }
+    private var scratch: UnsafeMutablePointer<Float>
     private let limiter = SoftLimiter()
     private let levels = DualMixerLevels()
     private var bus: UnsafeMutablePointer<Float>
     private var busFrames = 0
 
-    /// An input that runs this far ahead of the output keeps its next buffer queued, so a
-    /// fast upstream (non-live, bursty app audio) cannot pile up unbounded audio here.
+    /// An input this far ahead of the output waits for the mix to catch up, so a fast
+    /// upstream (non-live, bursty app audio) cannot pile up unbounded audio here; its token
+    /// buffer stays queued meanwhile, so the aggregator keeps seeing the pad as ready.
     static let horizonFrames: Int64 = 48000
 
-    init() { bus = .allocate(capacity: 2) }
-    deinit { bus.deallocate() }
+    init() {
+        bus = .allocate(capacity: 2)
+        scratch = .allocate(capacity: 2)
+    }
+
+    deinit {
+        bus.deallocate()
+        scratch.deallocate()
+    }
 
     static func of(_ element: UnsafeMutablePointer<RcDualMixer>) -> DualMixer {
         Unmanaged<DualMixer>.fromOpaque(element.pointee.state).takeUnretainedValue()
     }
 
     func start() {
-        t0 = nil
+        startTime.withLock { $0 = nil }
         nextOutput = 0
         for input in inputs { input.reset() }
         levels.reset()
@@ -65,21 +82,73 @@ final class DualMixer {
         start()
     }
 
+    /// Output frame 0's running time: per the aggregator's start-time-selection, the first
+    /// input buffer's running time (`first`), `start-time` (`set`) or 0 (`zero`).
+    private func t0(_ element: UnsafeMutablePointer<RcDualMixer>, firstBuffer: UInt64?) -> UInt64 {
+        startTime.withLock { t0 in
+            if let t0 { return t0 }
+            var configured: GstClockTime = 0
+            let value: UInt64
+            switch rc_aggregator_start_time_selection(rc_aggregator(element), &configured) {
+            case GST_AGGREGATOR_START_TIME_SELECTION_FIRST: value = firstBuffer ?? 0
+            case GST_AGGREGATOR_START_TIME_SELECTION_SET: value = configured == GstClockTime.none ? 0 : UInt64(configured)
+            default: value = 0
+            }
+            t0 = value
+            return value
+        }
+    }
+
+    /// Upstream thread of pad `index`: a buffer to convert, resample and place.
+    func inputBuffer(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int, _ buffer: UnsafeMutablePointer<GstBuffer>) {
+        let input = inputs[index]
+        guard let format = input.format, !buffer.isGap, let running = runningTime(element, pad: index, buffer.pointee.pts)
+        else { return }
+        let t0 = self.t0(element, firstBuffer: running)
+        _ = buffer.withReadableBytes { bytes in
+            input.ingest(bytes.baseAddress, frames: bytes.count / format.bytesPerFrame, runningTime: running, t0: t0,
+                         firstNeeded: nextOutput)
+        }
+    }
+
+    /// Upstream thread of pad `index`: waits while the input is more than the horizon ahead
+    /// of the mix; false if the element started flushing meanwhile.
+    func waitForRoom(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int) -> Bool {
+        let input = inputs[index]
+        while true {
+            let seen = rc_dualmixer_progress(element)
+            guard input.end > nextOutput + Self.horizonFrames else { return true }
+            guard rc_dualmixer_wait_progress(element, seen) != 0 else { return false }
+        }
+    }
+
+    /// Upstream thread of pad `index`: time without data, silence on the timeline.
+    func inputGap(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int, _ event: UnsafeMutablePointer<GstEvent>) {
+        let input = inputs[index]
+        var pts: GstClockTime = 0, duration: GstClockTime = 0
+        gst_event_parse_gap(event, &pts, &duration)
+        guard let format = input.format, duration != GstClockTime.none, let running = runningTime(element, pad: index, pts)
+        else { return }
+        let t0 = self.t0(element, firstBuffer: running)
+        let frames = Int(gst_util_uint64_scale_round(duration, guint64(format.rate), 1_000_000_000))
+        input.ingest(nil, frames: frames, runningTime: running, t0: t0, firstNeeded: nextOutput)
+    }
+
+    private func runningTime(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int, _ pts: GstClockTime) -> UInt64? {
+        guard pts != GstClockTime.none else { return nil }
+        let running = gst_segment_to_running_time(&pad(element, index).pointee.input_segment, GST_FORMAT_TIME, pts)
+        return running == GstClockTime.none ? nil : UInt64(running)
+    }
+
     func aggregate(_ element: UnsafeMutablePointer<RcDualMixer>, timeout: Bool) -> GstFlowReturn {
         var settings = RcDualMixerSettings()
         rc_dualmixer_copy_settings(element, &settings)
-        let agg = rc_aggregator(element)
-        let segment = rc_aggregator_src_segment(agg)!
-        if t0 == nil {
-            let position = segment.pointee.position
-            t0 = UInt64(position != GstClockTime.none ? position : segment.pointee.start)
-            nextOutput = 0
-        }
-        let t0 = self.t0!
+        let t0 = self.t0(element, firstBuffer: nil)
         let bufferFrames = max(1, Int(gst_util_uint64_scale_round(settings.output_buffer_duration, 48000, 1_000_000_000)))
         ensureBus(bufferFrames)
 
-        for (index, input) in inputs.enumerated() { ingest(pad(element, index), into: input, t0: t0) }
+        for (index, input) in inputs.enumerated() { collect(pad(element, index), input) }
+        defer { rc_dualmixer_signal_progress(element) }
 
         var produced = false
         while true {
@@ -87,10 +156,10 @@ final class DualMixer {
             var end = start + Int64(bufferFrames)
             let allEnded = inputs.allSatisfy(\.ended)
             if allEnded {
-                let last = inputs.map(\.timeline.end).max() ?? start
+                let last = inputs.map(\.end).max() ?? start
                 guard last > start else { return endOfStream(element, settings: settings, t0: t0) }
                 end = min(end, last)
-            } else if !inputs.allSatisfy({ $0.ended || $0.timeline.end >= end }) && !(timeout && !produced) {
+            } else if !inputs.allSatisfy({ $0.ended || $0.end >= end }) && !(timeout && !produced) {
                 break
             }
             let flow = mix(element, settings: settings, from: start, to: end, t0: t0)
@@ -116,27 +185,13 @@ final class DualMixer {
         }
     }
 
-    /// Takes the pad's queued buffers while the input is not too far ahead of the output.
-    private func ingest(_ pad: UnsafeMutablePointer<RcDualMixerPad>, into input: MixerInput, t0: UInt64) {
+    /// Releases the pad's queued buffers (they were processed on arrival: they only told the
+    /// aggregator the pad has data) while the input is not too far ahead of the output, and
+    /// drains an input that has ended.
+    private func collect(_ pad: UnsafeMutablePointer<RcDualMixerPad>, _ input: MixerInput) {
         let aggPad = rc_aggregator_pad(pad)!
-        while input.timeline.end < nextOutput + Self.horizonFrames, let buffer = gst_aggregator_pad_pop_buffer(aggPad) {
-            defer { gst_buffer_unref(buffer) }
-            guard let format = input.format else { continue }
-            let pts = buffer.pointee.pts
-            guard pts != GstClockTime.none else { continue }
-            let running = gst_segment_to_running_time(&aggPad.pointee.segment, GST_FORMAT_TIME, pts)
-            guard running != GstClockTime.none else { continue }
-            if buffer.isGap {
-                let duration = buffer.pointee.duration
-                guard duration != GstClockTime.none else { continue }
-                let frames = Int(gst_util_uint64_scale_round(duration, guint64(format.rate), 1_000_000_000))
-                input.ingest(nil, frames: frames, runningTime: UInt64(running), t0: t0, firstNeeded: nextOutput)
-            } else {
-                _ = buffer.withReadableBytes { bytes in
-                    input.ingest(bytes.baseAddress, frames: bytes.count / format.bytesPerFrame,
-                                 runningTime: UInt64(running), t0: t0, firstNeeded: nextOutput)
-                }
-            }
+        while input.end < nextOutput + Self.horizonFrames, let buffer = gst_aggregator_pad_pop_buffer(aggPad) {
+            gst_buffer_unref(buffer)
         }
         if gst_aggregator_pad_has_buffer(aggPad) == 0 && gst_aggregator_pad_is_eos(aggPad) != 0 {
             input.finish()
@@ -146,7 +201,9 @@ final class DualMixer {
     private func ensureBus(_ frames: Int) {
         guard frames > busFrames else { return }
         bus.deallocate()
+        scratch.deallocate()
         bus = .allocate(capacity: 2 * frames)
+        scratch = .allocate(capacity: 2 * frames)
         busFrames = frames
     }
 
@@ -161,17 +218,17 @@ final class DualMixer {
             var padSettings = RcDualMixerPadSettings()
             rc_dualmixer_pad_copy_settings(pad(element, index), &padSettings)
             var present = 0
-            let from = max(start, input.timeline.start)
-            if from < end, let run = input.timeline.read(at: from, frames: Int(end - from)) {
+            if let run = input.copy(from: start, to: end, into: scratch) {
                 present = run.present
-                if settings.post_levels != 0 { levels.measure(input: index, samples: run.samples, frames: run.frames) }
+                let samples = scratch + 2 * Int(run.first - start)
+                if settings.post_levels != 0 { levels.measure(input: index, samples: samples, frames: run.frames) }
                 if padSettings.mute == 0 && padSettings.volume > 0 {
-                    copy.mix(run.samples, frames: run.frames, gain: Float(padSettings.volume), into: bus + 2 * Int(from - start))
+                    copy.mix(samples, frames: run.frames, gain: Float(padSettings.volume), into: bus + 2 * Int(run.first - start))
                 }
             }
             levels.account(input: index, frames: frames, present: present)
             if present > 0 && padSettings.mute == 0 { contributing += 1 }
-            input.timeline.drop(before: end)
+            input.drop(before: end)
         }
         switch settings.mix_mode {
         case RC_MIX_AVERAGE:
@@ -252,6 +309,21 @@ func dualMixerSetOutputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ caps
 @_cdecl("rc_dualmixer_flush")
 func dualMixerFlush(_ element: UnsafeMutablePointer<RcDualMixer>) {
     DualMixer.of(element).flush()
+}
+
+@_cdecl("rc_dualmixer_input_buffer")
+func dualMixerInputBuffer(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: gint, _ buffer: UnsafeMutablePointer<GstBuffer>) {
+    DualMixer.of(element).inputBuffer(element, pad: Int(pad), buffer)
+}
+
+@_cdecl("rc_dualmixer_wait_for_room")
+func dualMixerWaitForRoom(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: gint) -> gboolean {
+    DualMixer.of(element).waitForRoom(element, pad: Int(pad)) ? 1 : 0
+}
+
+@_cdecl("rc_dualmixer_input_gap")
+func dualMixerInputGap(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: gint, _ event: UnsafeMutablePointer<GstEvent>) {
+    DualMixer.of(element).inputGap(element, pad: Int(pad), event)
 }
 
 @_cdecl("rc_dualmixer_aggregate")

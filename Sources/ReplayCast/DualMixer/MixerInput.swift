@@ -1,9 +1,16 @@
 import CGStreamer
 import MediaKernels
+import Synchronization
 
 /// One dualmixer input (app or mic): its buffers are converted to Float, downmixed (three
 /// channels), resampled to 48 kHz, upmixed (mono) and placed on a `StereoTimeline` at the
-/// output frames their running times fall on. Touched only by the aggregator's thread.
+/// output frames their running times fall on.
+///
+/// Two threads use it. The input's upstream streaming thread does all of the above
+/// (`setFormat`, `ingest`): the two inputs are processed in parallel, as they would be with
+/// a resampler in front of a mixer. The aggregator's thread reads mixed ranges (`copy`,
+/// `drop`) and, after EOS, when upstream has gone quiet, drains it (`finish`). The timeline
+/// is the only thing they share, behind a lock held for copies only, never for processing.
 final class MixerInput {
     static let outputRate = 48000
     /// Input timestamps may wander this far from their sample count before the input is
@@ -15,7 +22,7 @@ final class MixerInput {
     private var resampler: Resampler?
     private var downmix: ChannelMapping?
     private var upmix: ChannelMapping?
-    let timeline = StereoTimeline(capacity: 3 * outputRate)
+    private let timeline = Mutex(StereoTimeline(capacity: 3 * outputRate))
     /// Running time and input frames written since the input was last aligned.
     private var anchor: (runningTime: UInt64, frames: Int64)?
     /// Output frame the resampler's next output belongs to.
@@ -67,7 +74,7 @@ final class MixerInput {
     }
 
     func reset() {
-        timeline.reset(at: 0)
+        timeline.withLock { $0.reset(at: 0) }
         anchor = nil
         ended = false
         everHadData = false
@@ -122,10 +129,12 @@ final class MixerInput {
     private func align(at runningTime: UInt64, t0: UInt64, firstNeeded: Int64) {
         guard let format, let resampler else { return }
         drainResampler()
-        if timeline.count == 0 && timeline.end < firstNeeded { timeline.reset(at: firstNeeded) }
         let wanted = max(Self.outputFrame(atOrAfter: runningTime, t0: t0), firstNeeded)
-        if wanted > timeline.end { timeline.appendSilence(count: Int(wanted - timeline.end)) }
-        let first = max(wanted, timeline.end)
+        let first = timeline.withLock { timeline in
+            if timeline.count == 0 && timeline.end < firstNeeded { timeline.reset(at: firstNeeded) }
+            if wanted > timeline.end { timeline.appendSilence(count: Int(wanted - timeline.end)) }
+            return max(wanted, timeline.end)
+        }
         let offset = Double(Int64(Self.time(ofOutputFrame: first, t0: t0)) - Int64(runningTime)) / 1e9
         resampler.reset(firstOutputAtInputFrame: offset * Double(format.rate))
         outputCursor = first
@@ -154,11 +163,13 @@ final class MixerInput {
         while true {
             let n = resampler.read(into: resampled, count: min(resampler.availableOutputFrames, scratchCapacity))
             guard n > 0 else { return }
-            if outputCursor > timeline.end { timeline.appendSilence(count: Int(outputCursor - timeline.end)) }
-            let late = Int(min(max(timeline.end - outputCursor, 0), Int64(n)))
-            if late < n {
-                upmix.map(resampled + late * resampler.channels, frames: n - late, gain: 1, into: stereo)
-                if present { timeline.append(stereo, count: n - late) } else { timeline.appendSilence(count: n - late) }
+            upmix.map(resampled, frames: n, gain: 1, into: stereo)
+            let cursor = outputCursor
+            timeline.withLock { timeline in
+                if cursor > timeline.end { timeline.appendSilence(count: Int(cursor - timeline.end)) }
+                let late = Int(min(max(timeline.end - cursor, 0), Int64(n)))
+                guard late < n else { return }
+                if present { timeline.append(stereo + 2 * late, count: n - late) } else { timeline.appendSilence(count: n - late) }
             }
             outputCursor += Int64(n)
         }
@@ -173,11 +184,34 @@ final class MixerInput {
         anchor = nil
     }
 
-    /// End of stream: the remaining input goes out, then the input is silent for good.
+    /// End of stream (aggregator thread; upstream sends nothing after EOS): the remaining
+    /// input goes out, then the input is silent for good.
     func finish() {
         guard !ended else { return }
         drainResampler()
         ended = true
+    }
+
+    // MARK: - The aggregator's side
+
+    /// First output frame not on the timeline yet.
+    var end: Int64 { timeline.withLock { $0.end } }
+
+    /// Copies output frames [start, end) that are on the timeline into `scratch` (stereo, at
+    /// `scratch + 2 · (first − start)`); returns the first frame copied, how many, and how many
+    /// of them came from input data. Nil when none are there.
+    func copy(from start: Int64, to end: Int64, into scratch: UnsafeMutablePointer<Float>)
+        -> (first: Int64, frames: Int, present: Int)? {
+        timeline.withLock { timeline in
+            let first = max(start, timeline.start)
+            guard first < end, let run = timeline.read(at: first, frames: Int(end - first)) else { return nil }
+            (scratch + 2 * Int(first - start)).update(from: run.samples, count: 2 * run.frames)
+            return (first, run.frames, run.present)
+        }
+    }
+
+    func drop(before index: Int64) {
+        timeline.withLock { $0.drop(before: index) }
     }
 
     private func ensureScratch(_ frames: Int) {
