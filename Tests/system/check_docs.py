@@ -82,6 +82,24 @@ def pad_table_rows(doc):
     return table_rows(doc.split("### Pad properties", 1)[1].split("\n## ", 1)[0].replace("### Pad properties", ""))
 
 
+def compare(where, what, inspected, rows, problems):
+    """Each property gst-inspect shows has a docs row with its type, range, default and blurb,
+    and the docs list nothing else."""
+    for name, (blurb, kind, rng, default) in inspected.items():
+        row = rows.get(name)
+        if row is None:
+            problems.append(f"{where} {what} {name} is not in the docs table")
+            continue
+        expected = [kind, rng or "—", default]
+        if row[1:4] != expected:
+            problems.append(f"{where} {name}: docs say {row[1:4]}, gst-inspect says {expected}")
+        if blurb not in row[4]:
+            problems.append(f"{where} {name}: docs description lacks the blurb '{blurb}'")
+    for name in rows:
+        if name not in inspected:
+            problems.append(f"{where} docs list {what} {name} that gst-inspect does not show")
+
+
 def main():
     problems = []
     for element in elements():
@@ -91,37 +109,9 @@ def main():
             continue
         doc = path.read_text()
         text = inspect(element)
-        rows = table_rows(doc)
-        for name, (blurb, kind, rng, default) in properties(text).items():
-            if name in INHERITED:
-                continue
-            row = rows.get(name)
-            if row is None:
-                problems.append(f"{element}: property {name} is not in the docs table")
-                continue
-            expected = [kind, rng or "—", default]
-            if row[1:4] != expected:
-                problems.append(f"{element}: {name}: docs say {row[1:4]}, gst-inspect says {expected}")
-            if blurb not in row[4]:
-                problems.append(f"{element}: {name}: docs description lacks the blurb '{blurb}'")
-        for name in rows:
-            if name not in properties(text):
-                problems.append(f"{element}: docs list property {name} that gst-inspect does not show")
-        pads = pad_properties(text)
-        pad_rows = pad_table_rows(doc)
-        for name, (blurb, kind, rng, default) in pads.items():
-            row = pad_rows.get(name)
-            if row is None:
-                problems.append(f"{element}: pad property {name} is not in the docs' pad property table")
-                continue
-            expected = [kind, rng or "—", default]
-            if row[1:4] != expected:
-                problems.append(f"{element}: pad {name}: docs say {row[1:4]}, gst-inspect says {expected}")
-            if blurb not in row[4]:
-                problems.append(f"{element}: pad {name}: docs description lacks the blurb '{blurb}'")
-        for name in pad_rows:
-            if name not in pads:
-                problems.append(f"{element}: docs list pad property {name} that gst-inspect does not show")
+        element_properties = {k: v for k, v in properties(text).items() if k not in INHERITED}
+        compare(f"{element}:", "property", element_properties, table_rows(doc), problems)
+        compare(f"{element}: pad", "pad property", pad_properties(text), pad_table_rows(doc), problems)
         for direction, template, availability in pad_templates(text):
             if not re.search(rf"`{re.escape(template)}`.*{direction.lower()}.*{availability.lower()}", doc, re.I):
                 problems.append(f"{element}: pad template {template} ({direction}, {availability}) is not documented")
