@@ -18,8 +18,13 @@ sys.path.insert(0, os.path.dirname(__file__))
 from cases import CASES  # noqa: E402
 
 
+def text(pipeline, n):
+    """A case's pipeline for n buffers: a format string with {n}, or a function of n."""
+    return pipeline(n) if callable(pipeline) else pipeline.format(n=n)
+
+
 def launch(pipeline, n):
-    return ["gst-launch-1.0", "-q"] + shlex.split(pipeline.format(n=n))
+    return ["gst-launch-1.0", "-q"] + shlex.split(text(pipeline, n))
 
 
 def wall(pipeline, n):
@@ -64,7 +69,7 @@ def run_case(case, runs, use_callgrind):
     print(f"\n## {case['name']}: {case['what']}")
     print(f"   {n} buffers, {runs} runs each, median wall time (min-max):")
     for kind in kinds:
-        print(f"   {kind:9} {med[kind]:8.3f} s  ({min(times[kind]):.3f}-{max(times[kind]):.3f})  {case[kind].format(n=n)}")
+        print(f"   {kind:9} {med[kind]:8.3f} s  ({min(times[kind]):.3f}-{max(times[kind]):.3f})  {text(case[kind], n)}")
     own_ours, own_peer = med["ours"] - med["baseline"], med["peer"] - med["baseline"]
     wall_ratio = ratio(med["ours"], med["peer"], med["baseline"])
     print(f"   own cost: ours {own_ours * 1000:.0f} ms, peer {own_peer * 1000:.0f} ms -> own-cost ratio (wall) {wall_ratio:.2f}")

@@ -48,4 +48,24 @@ CASES = [
         "target": 2.0,
         "note": ["python3", "bench/resampler_quality.py"],
     },
+    {
+        "name": "replaykitsrc",
+        "what": ("replaykitsrc (iphone-11-ios17: 1242x2688 NV12 + 44.1 kHz stereo + 48 kHz mono) vs videotestsrc "
+                 "pattern=smpte + two audiotestsrc with the same formats and buffer sizes, non-live, n video frames"),
+        "ours": lambda n: (f"replaykitsrc is-live=false num-frames={n} name=rk rk.video ! fakesink sync=false "
+                           "rk.audio_app ! fakesink sync=false rk.audio_mic ! fakesink sync=false"),
+        "peer": lambda n: (f"videotestsrc pattern=smpte num-buffers={n} "
+                           "! video/x-raw,format=NV12,width=1242,height=2688,framerate=30/1 ! fakesink sync=false "
+                           f"audiotestsrc samplesperbuffer=1024 num-buffers={n * 44100 // 30 // 1024} "
+                           "! audio/x-raw,format=S16BE,rate=44100,channels=2 ! fakesink sync=false "
+                           f"audiotestsrc samplesperbuffer=1024 num-buffers={n * 48000 // 30 // 1024} "
+                           "! audio/x-raw,format=S16LE,rate=48000,channels=1 ! fakesink sync=false"),
+        "baseline": lambda n: (f"fakesrc num-buffers={n} ! fakesink sync=false "
+                               f"fakesrc num-buffers={n * 44100 // 30 // 1024} ! fakesink sync=false "
+                               f"fakesrc num-buffers={n * 48000 // 30 // 1024} ! fakesink sync=false"),
+        "buffers": 900,            # 30 s of broadcast
+        "callgrind_buffers": 30,
+        "target": 1.0,             # no more costly per frame than videotestsrc pattern=smpte
+        "note": ["python3", "bench/live_cpu.py"],
+    },
 ]

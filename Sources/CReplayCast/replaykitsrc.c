@@ -392,6 +392,17 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
   return ret;
 }
 
+/* An application ending the pipeline sends EOS to it; a source with several pads would
+ * otherwise get it on one pad only. EOS finishes the broadcast: every pad ends. */
+static gboolean send_event(GstElement *element, GstEvent *event) {
+  if (GST_EVENT_TYPE(event) == GST_EVENT_EOS) {
+    rc_replaykitsrc_action((RcReplayKitSrc *)element, RC_ACTION_FINISH);
+    gst_event_unref(event);
+    return TRUE;
+  }
+  return GST_ELEMENT_CLASS(rc_replaykitsrc_parent_class)->send_event(element, event);
+}
+
 static void action_pause(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_PAUSE); }
 static void action_resume(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_RESUME); }
 static void action_finish(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_FINISH); }
@@ -408,6 +419,7 @@ static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
   gobject_class->get_property = get_property;
   gobject_class->finalize = finalize;
   element_class->change_state = change_state;
+  element_class->send_event = send_event;
 
   g_object_class_install_property(gobject_class, PROP_DEVICE,
       g_param_spec_enum("device", "Device", "Device profile: screen size and audio formats as that device delivers them",

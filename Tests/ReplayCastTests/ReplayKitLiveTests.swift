@@ -49,6 +49,24 @@ import Testing
     }
 }
 
+extension ReplayKitLiveTests {
+    /// An application ending the pipeline sends it EOS: every pad of the source ends.
+    @Test func eosSentToThePipelineFinishesEveryPad() throws {
+        let started = Date()
+        let recorded = try RecordedBroadcast.record("", live: true, timeout: 10) { pipeline in
+            let box = UnsafeSendable(gst_object_ref(pipeline)!)
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 1)
+                _ = gst_element_send_event(rc_element(box.value), gst_event_new_eos())
+                gst_object_unref(box.value)
+            }
+        }
+        #expect(recorded.run.reachedEOS)
+        #expect(Date().timeIntervalSince(started) < 3)
+        for recorder in [recorded.video, recorded.app, recorded.mic] { #expect(recorder.sawEOS) }
+    }
+}
+
 /// Hands a GStreamer object to another thread (GObject refcounting is thread-safe).
 struct UnsafeSendable<T>: @unchecked Sendable {
     let value: T
