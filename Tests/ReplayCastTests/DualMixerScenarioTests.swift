@@ -1,5 +1,8 @@
+import CGStreamer
+import CReplayCast
 import Foundation
 import MediaKernels
+import Synchronization
 import Testing
 
 /// Inputs that come and go, as ReplayKit delivers them: each scenario must finish, keep the
@@ -100,6 +103,37 @@ import Testing
             if case .string(let s) = fields["app-state"] { return s } else { return nil }
         }
         #expect(app.dropFirst().allSatisfy { $0 == "active" }, "\(app)")
+    }
+
+    /// The LATENCY query: live, at least upstream's (a 22,596-frame iOS 12 burst: 512 ms)
+    /// plus the mixer's own output buffer and resampler lookahead.
+    @Test func latencyQueryAddsTheMixersOwn() throws {
+        let answer = Mutex<(live: Bool, min: UInt64)?>(nil)
+        let capture = try MixerCapture.capture(
+            "replaykitsrc name=rk device=iphone-x-ios12 duration=2000000000 rk.audio_app ! m.app rk.audio_mic ! m.mic",
+            live: true) { pipeline in
+            let mixer = UnsafeSendable(gst_bin_get_by_name(rc_bin(pipeline), "m")!)
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 1)
+                let query = gst_query_new_latency()!
+                let pad = gst_element_get_static_pad(mixer.value, "src")!
+                if gst_pad_query(pad, query) != 0 {
+                    var live: gboolean = 0
+                    var min: GstClockTime = 0, max: GstClockTime = 0
+                    gst_query_parse_latency(query, &live, &min, &max)
+                    answer.withLock { $0 = (live != 0, UInt64(min)) }
+                }
+                gst_query_unref(query)
+                gst_object_unref(pad)
+                gst_object_unref(mixer.value)
+            }
+        }
+        #expect(capture.run.reachedEOS)
+        let latency = try #require(answer.withLock { $0 })
+        #expect(latency.live)
+        let burst: UInt64 = 22596 * 1_000_000_000 / 44100
+        #expect(latency.min >= burst + 10_000_000, "\(latency.min) ns")
+        #expect(latency.min <= burst + 20_000_000, "\(latency.min) ns")
     }
 
     /// iOS 12 bursts arrive ~512 ms after their first sample: with the latency reported

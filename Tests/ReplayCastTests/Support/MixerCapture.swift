@@ -1,3 +1,4 @@
+import CGStreamer
 import Foundation
 import MediaKernels
 
@@ -12,13 +13,15 @@ struct MixerCapture {
 
     /// `inputs` is the gst-launch text feeding m.app / m.mic; `mixer` the dualmixer properties.
     static func capture(_ inputs: String, mixer: String = "", timeout: Double = 60, live: Bool = false,
-                        format: String = "F32LE") throws -> MixerCapture {
+                        format: String = "F32LE",
+                        whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> MixerCapture {
         let directory = try temporaryDirectory("mixer")
         let file = directory.appendingPathComponent("out.raw")
         let description = "dualmixer name=m \(mixer) ! audio/x-raw,format=\(format) ! identity name=out "
             + "! filesink location=\(file.path) sync=\(live) \(inputs)"
         let recorder = PadRecorder()
-        let run = try PipelineRun.run(description, timeout: timeout, prepare: { recorder.attach(to: $0, element: "out", pad: "src") })
+        let run = try PipelineRun.run(description, timeout: timeout, prepare: { recorder.attach(to: $0, element: "out", pad: "src") },
+                                      whilePlaying: whilePlaying)
         let data = (try? Data(contentsOf: file)) ?? Data()
         try? FileManager.default.removeItem(at: directory)
         let samples: [Float]
