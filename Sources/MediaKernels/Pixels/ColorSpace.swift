@@ -97,6 +97,11 @@ public struct PlaneColor: Sendable {
     public let bytes: [[UInt8]]
 
     public init(_ color: RGBColor, format: PixelFormat, space: ColorSpace) {
+        self.init(color, alpha: 255, format: format, space: space)
+    }
+
+    /// The same with the alpha byte of packed formats given (4:2:0 has no alpha: ignored).
+    public init(_ color: RGBColor, alpha: UInt8, format: PixelFormat, space: ColorSpace) {
         switch format {
         case .nv12:
             let yuv = color.yuv(in: space)
@@ -105,9 +110,9 @@ public struct PlaneColor: Sendable {
             let yuv = color.yuv(in: space)
             bytes = [[yuv.y], [yuv.u], [yuv.v]]
         case .rgba:
-            bytes = [[color.red, color.green, color.blue, 255]]
+            bytes = [[color.red, color.green, color.blue, alpha]]
         case .bgra:
-            bytes = [[color.blue, color.green, color.red, 255]]
+            bytes = [[color.blue, color.green, color.red, alpha]]
         }
     }
 }

@@ -23,6 +23,54 @@ extension VideoFrame {
         fill(PixelRect(x: 0, y: 0, width: width, height: height), with: color, space: space)
     }
 
+    /// Fills `rect` (snapped and clipped like `fill`) with compositor's `background=checker`
+    /// pattern: 8×8 squares of grey 80 and 160 by position in the frame, so a part filled
+    /// later continues the pattern; 4:2:0 chroma 128, packed pixels R=G=B with alpha 255.
+    public func fillChecker(_ rect: PixelRect) {
+        let placement = Placement(format: format, frame: size, origin: rect.origin, content: rect.size)
+        guard !placement.isEmpty else { return }
+        let visible = placement.visible
+        if format.isYUV {
+            let luma = plane(0)
+            for y in visible.y..<visible.maxY {
+                let row = luma.row(y)
+                for x in visible.x..<visible.maxX { row[x] = Self.checker(x: x, y: y) }
+            }
+            for index in 1..<format.planeCount {
+                let span = placement.span(plane: index), target = plane(index)
+                for row in 0..<span.height {
+                    target.pixel(x: span.destinationX, y: span.destinationY + row)
+                        .update(repeating: 128, count: span.width * target.bytesPerPixel)
+                }
+            }
+        } else {
+            let packed = plane(0)
+            for y in visible.y..<visible.maxY {
+                for x in visible.x..<visible.maxX {
+                    let grey = Self.checker(x: x, y: y), pixel = packed.pixel(x: x, y: y)
+                    pixel[0] = grey; pixel[1] = grey; pixel[2] = grey; pixel[3] = 255
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    static func checker(x: Int, y: Int) -> UInt8 { ((x >> 3) ^ (y >> 3)) & 1 == 0 ? 80 : 160 }
+
+    /// Copies every sample of `source` (same format and size) into this frame, byte for byte
+    /// (packed alpha included, unlike `draw`, which blends by it).
+    public func copyPixels(from source: VideoFrame) {
+        precondition(source.format == format && source.size == size, "copying \(source.format) \(source.size) into \(format) \(size)")
+        for index in 0..<format.planeCount {
+            let from = source.plane(index), to = plane(index)
+            if from.stride == to.stride && from.stride == from.rowBytes {
+                to.base.update(from: from.base, count: from.rowBytes * from.height)
+                continue
+            }
+            for row in 0..<from.height { to.row(row).update(from: from.row(row), count: from.rowBytes) }
+        }
+    }
+
     /// Draws `picture` (same format, any size) with its top-left corner at `position`, in
     /// place, the way `compositor` blends one pad over its output (GStreamer 1.22):
     ///
