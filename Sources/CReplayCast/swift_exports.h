@@ -43,4 +43,18 @@ gboolean rc_dualmixer_wait_for_room(RcDualMixer *self, gint pad);
 void rc_dualmixer_input_gap(RcDualMixer *self, gint pad, GstEvent *gap);
 GstFlowReturn rc_dualmixer_aggregate(RcDualMixer *self, gboolean timeout);
 
+/* pipcompositor */
+void *rc_pipcompositor_state_new(void);
+void rc_pipcompositor_state_free(void *state);
+void *rc_pipcompositor_pad_state_new(void);
+void rc_pipcompositor_pad_state_free(void *state);
+/* start and stop: drops the buffers kept for in-place drawing and the drawing resources. */
+void rc_pipcompositor_reset(RcPipCompositor *self);
+/* A TAG event reached the head of `pad`'s queue (aggregator thread). */
+void rc_pipcompositor_tag(RcPipCompositor *self, RcPipCompositorPad *pad, GstEvent *event);
+/* The output size the main picture asks for (upright); 0 when there is no main input yet. */
+void rc_pipcompositor_preferred_size(RcPipCompositor *self, gint *width, gint *height);
+GstFlowReturn rc_pipcompositor_create_output_buffer(RcPipCompositor *self, GstBuffer **outbuf);
+GstFlowReturn rc_pipcompositor_aggregate_frames(RcPipCompositor *self, GstBuffer *outbuf);
+
 #endif

@@ -7,6 +7,7 @@
 #include "rc_volumemeter.h"
 #include "rc_replaykitsrc.h"
 #include "rc_dualmixer.h"
+#include "rc_pipcompositor.h"
 
 /* Registers the plugin with the running process's registry (tests, the CLI). Idempotent. */
 gboolean rc_plugin_register_static(void);

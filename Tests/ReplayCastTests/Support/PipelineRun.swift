@@ -22,10 +22,12 @@ struct PipelineRun {
     }
 
     /// `prepare` runs on the parsed pipeline before it plays (attach recorders there);
-    /// `whilePlaying` right after it was set to PLAYING.
+    /// `whilePlaying` right after it was set to PLAYING; `finished` after EOS, error or
+    /// timeout, before the pipeline stops.
     static func run(_ description: String, timeout: Double = 30,
                     prepare: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
-                    whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> PipelineRun {
+                    whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
+                    finished: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> PipelineRun {
         GStreamerSetup.ensure()
         var parseError: UnsafeMutablePointer<GError>?
         guard let pipeline = gst_parse_launch(description, &parseError), parseError == nil else {
@@ -69,6 +71,7 @@ struct PipelineRun {
                 }
             }
         }
+        finished?(pipeline)
         return run
     }
 }

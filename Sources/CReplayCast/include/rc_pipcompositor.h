@@ -1,0 +1,129 @@
+#ifndef RC_PIPCOMPOSITOR_H
+#define RC_PIPCOMPOSITOR_H
+
+#include "rc_gst.h"
+#include <gst/video/gstvideoaggregator.h>
+
+/* Element property values. The enum values of `background` are compositor's, plus COLOR. */
+typedef enum {
+  RC_PIP_BACKGROUND_CHECKER = 0,
+  RC_PIP_BACKGROUND_BLACK = 1,
+  RC_PIP_BACKGROUND_WHITE = 2,
+  RC_PIP_BACKGROUND_TRANSPARENT = 3,
+  RC_PIP_BACKGROUND_COLOR = 4,
+} RcPipBackground;
+
+typedef enum {
+  RC_PIP_SIZING_NONE = 0,
+  RC_PIP_SIZING_KEEP_ASPECT_RATIO = 1,
+} RcPipSizingPolicy;
+
+typedef enum {
+  RC_PIP_POSITION_CUSTOM = 0,
+  RC_PIP_POSITION_TOP_LEFT = 1,
+  RC_PIP_POSITION_TOP_RIGHT = 2,
+  RC_PIP_POSITION_BOTTOM_LEFT = 3,
+  RC_PIP_POSITION_BOTTOM_RIGHT = 4,
+} RcPipPosition;
+
+#define RC_PIP_DEFAULT_BACKGROUND RC_PIP_BACKGROUND_BLACK
+#define RC_PIP_DEFAULT_BACKGROUND_COLOR 0xFF000000u /* opaque black, ARGB */
+#define RC_PIP_DEFAULT_IGNORE_INACTIVE_PADS TRUE
+
+/* Pad property defaults: compositor's where the name is compositor's. */
+#define RC_PIP_DEFAULT_XPOS 0
+#define RC_PIP_DEFAULT_YPOS 0
+#define RC_PIP_DEFAULT_WIDTH -1          /* -1 or 0: the input's width (main pad: the output's) */
+#define RC_PIP_DEFAULT_HEIGHT -1
+#define RC_PIP_DEFAULT_ALPHA 1.0
+#define RC_PIP_DEFAULT_SIZING_POLICY RC_PIP_SIZING_NONE
+#define RC_PIP_DEFAULT_POSITION RC_PIP_POSITION_CUSTOM
+#define RC_PIP_DEFAULT_MARGIN 0           /* px */
+#define RC_PIP_DEFAULT_SCALE 0.0          /* fraction of the output width; 0 = use width/height */
+#define RC_PIP_DEFAULT_BORDER_WIDTH 0     /* px */
+#define RC_PIP_DEFAULT_BORDER_COLOR 0xFFFFFFFFu /* opaque white, ARGB */
+#define RC_PIP_DEFAULT_CORNER_RADIUS 0    /* px */
+/* Upper bound of the pixel-count properties: far beyond any frame, small enough that sums
+ * of them never overflow. */
+#define RC_PIP_MAX_PIXELS 32767
+
+typedef struct {
+  RcPipBackground background;
+  guint background_color; /* ARGB */
+} RcPipCompositorSettings;
+
+/* Pad property values, guarded by the pad's object lock; the aggregator thread copies them
+ * once per output frame (rc_pipcompositor_snapshot) and draws from the copy. */
+typedef struct {
+  gint xpos, ypos, width, height;
+  gdouble alpha;
+  RcPipSizingPolicy sizing_policy;
+  RcPipPosition position;
+  guint margin;
+  gdouble scale;
+  guint border_width;
+  guint border_color; /* ARGB */
+  guint corner_radius;
+} RcPipPadSettings;
+
+typedef struct {
+  GstVideoAggregatorPad parent;
+  RcPipPadSettings settings;
+  /* Aggregator thread only (it creates the output buffer, then prepares the frames, then
+   * aggregates): when set, prepare_frame leaves this pad's buffer unmapped because the
+   * element reads (or took) it itself. */
+  gboolean skip_prepare;
+  /* image-orientation from the last TAG event (index of the tag in Swift's
+   * Orientation.allCases), and the one that applies from the pad's next buffer on. Written
+   * and read by the aggregator thread only (serialized events are handled there). */
+  gint orientation;
+  gint pending_orientation;
+  gboolean has_pending_orientation;
+  void *state; /* Swift PipLayer, retained; pad init to finalize */
+} RcPipCompositorPad;
+
+typedef struct {
+  GstVideoAggregatorPadClass parent_class;
+} RcPipCompositorPadClass;
+
+typedef struct {
+  GstVideoAggregator parent;
+  RcPipCompositorSettings settings; /* object lock */
+  void *state;                      /* Swift PipCompositor, retained; instance init to finalize */
+} RcPipCompositor;
+
+typedef struct {
+  GstVideoAggregatorClass parent_class;
+} RcPipCompositorClass;
+
+GType rc_pipcompositor_get_type(void);
+GType rc_pipcompositor_pad_get_type(void);
+
+/* One pad as the aggregator thread sees it for one output frame. */
+typedef struct {
+  RcPipCompositorPad *pad;  /* a reference, dropped by rc_pipcompositor_snapshot_release */
+  RcPipPadSettings settings;
+  GstVideoInfo info;        /* negotiated input; format UNKNOWN before caps */
+  GstBuffer *buffer;        /* the pad's current buffer (borrowed; NULL when none or a GAP) */
+} RcPipPadSnapshot;
+
+/* Copies the element settings, the output info and, for the first `capacity` sink pads in
+ * z-order, their settings, info and current buffer, all under the object locks. Returns the
+ * number of sink pads, which may exceed `capacity` (call again with more room). */
+guint rc_pipcompositor_snapshot(RcPipCompositor *self, RcPipCompositorSettings *settings, GstVideoInfo *output,
+    RcPipPadSnapshot *pads, guint capacity);
+void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count);
+
+/* The output buffer made of the main buffer's own memory, without copying, when nothing
+ * else can see it: `main` is referenced only by its pad, its memory is plain system memory,
+ * exclusively owned and writable, and its layout is the output's. The memory moves to the
+ * returned buffer (with the video meta, if any); `main` is left empty. NULL otherwise. */
+GstBuffer *rc_pipcompositor_take_memory(GstBuffer *main, const GstVideoInfo *output);
+
+/* The default output buffer (the negotiated pool), as the base class would allocate it. */
+GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf);
+
+static inline gint rc_buffer_refcount(GstBuffer *buffer) { return GST_MINI_OBJECT_REFCOUNT_VALUE(buffer); }
+static inline GstPad *rc_aggregator_src_pad(gpointer agg) { return GST_AGGREGATOR_SRC_PAD(agg); }
+
+#endif

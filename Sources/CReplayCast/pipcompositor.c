@@ -1,0 +1,611 @@
+/* pipcompositor: GTypes of the element and of its sink pads, properties, pad templates,
+ * child proxy, caps choice and vfunc trampolines. Deciding what to draw, and drawing it,
+ * happens in Swift (PipCompositor.swift). */
+#include "include/rc_pipcompositor.h"
+#include "swift_exports.h"
+
+#define RC_PIP_CAPS \
+  "video/x-raw, format = (string) { NV12, I420, BGRA, RGBA }, " \
+  "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], framerate = (fraction) [ 0/1, MAX ]"
+
+static GstStaticPadTemplate sink_template =
+    GST_STATIC_PAD_TEMPLATE("sink_%u", GST_PAD_SINK, GST_PAD_REQUEST, GST_STATIC_CAPS(RC_PIP_CAPS));
+static GstStaticPadTemplate src_template =
+    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(RC_PIP_CAPS));
+
+static GType enum_type(const gchar *name, const GEnumValue *values) {
+  GType type = g_type_from_name(name);
+  return type ? type : g_enum_register_static(name, values);
+}
+
+/* Same values and texts as compositor's GstCompositorBackground, plus `color`. Our own type
+ * names: compositor registers its own, and both plugins may live in one process. */
+static const GEnumValue background_values[] = {
+  { RC_PIP_BACKGROUND_CHECKER, "Checker pattern", "checker" },
+  { RC_PIP_BACKGROUND_BLACK, "Black", "black" },
+  { RC_PIP_BACKGROUND_WHITE, "White", "white" },
+  { RC_PIP_BACKGROUND_TRANSPARENT, "Transparent Background to enable further compositing", "transparent" },
+  { RC_PIP_BACKGROUND_COLOR, "The colour of the background-color property", "color" },
+  { 0, NULL, NULL },
+};
+
+static const GEnumValue sizing_values[] = {
+  { RC_PIP_SIZING_NONE,
+    "None: Image is scaled to fill configured destination rectangle without padding or keeping the aspect ratio",
+    "none" },
+  { RC_PIP_SIZING_KEEP_ASPECT_RATIO,
+    "Keep Aspect Ratio: Image is scaled to fit destination rectangle specified by GstCompositorPad:{xpos, ypos, "
+    "width, height} with preserved aspect ratio. Resulting image will be centered in the destination rectangle "
+    "with padding if necessary",
+    "keep-aspect-ratio" },
+  { 0, NULL, NULL },
+};
+
+static const GEnumValue position_values[] = {
+  { RC_PIP_POSITION_CUSTOM, "At xpos, ypos", "custom" },
+  { RC_PIP_POSITION_TOP_LEFT, "Top left corner, margin pixels from the edges", "top-left" },
+  { RC_PIP_POSITION_TOP_RIGHT, "Top right corner, margin pixels from the edges", "top-right" },
+  { RC_PIP_POSITION_BOTTOM_LEFT, "Bottom left corner, margin pixels from the edges", "bottom-left" },
+  { RC_PIP_POSITION_BOTTOM_RIGHT, "Bottom right corner, margin pixels from the edges", "bottom-right" },
+  { 0, NULL, NULL },
+};
+
+/* ------------------------------------------------------------------------------------ */
+/* Sink pad: GstPipCompositorPad                                                        */
+
+enum {
+  PROP_PAD_0,
+  PROP_PAD_XPOS,
+  PROP_PAD_YPOS,
+  PROP_PAD_WIDTH,
+  PROP_PAD_HEIGHT,
+  PROP_PAD_ALPHA,
+  PROP_PAD_SIZING_POLICY,
+  PROP_PAD_POSITION,
+  PROP_PAD_MARGIN,
+  PROP_PAD_SCALE,
+  PROP_PAD_BORDER_WIDTH,
+  PROP_PAD_BORDER_COLOR,
+  PROP_PAD_CORNER_RADIUS,
+};
+
+typedef RcPipCompositorPad GstPipCompositorPad;
+typedef RcPipCompositorPadClass GstPipCompositorPadClass;
+G_DEFINE_TYPE(GstPipCompositorPad, rc_pipcompositor_pad, GST_TYPE_VIDEO_AGGREGATOR_PAD)
+
+static void pad_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  RcPipCompositorPad *pad = (RcPipCompositorPad *)object;
+  RcPipPadSettings *s = &pad->settings;
+  GST_OBJECT_LOCK(pad);
+  switch (id) {
+    case PROP_PAD_XPOS: s->xpos = g_value_get_int(value); break;
+    case PROP_PAD_YPOS: s->ypos = g_value_get_int(value); break;
+    case PROP_PAD_WIDTH: s->width = g_value_get_int(value); break;
+    case PROP_PAD_HEIGHT: s->height = g_value_get_int(value); break;
+    case PROP_PAD_ALPHA: s->alpha = g_value_get_double(value); break;
+    case PROP_PAD_SIZING_POLICY: s->sizing_policy = g_value_get_enum(value); break;
+    case PROP_PAD_POSITION: s->position = g_value_get_enum(value); break;
+    case PROP_PAD_MARGIN: s->margin = g_value_get_uint(value); break;
+    case PROP_PAD_SCALE: s->scale = g_value_get_double(value); break;
+    case PROP_PAD_BORDER_WIDTH: s->border_width = g_value_get_uint(value); break;
+    case PROP_PAD_BORDER_COLOR: s->border_color = g_value_get_uint(value); break;
+    case PROP_PAD_CORNER_RADIUS: s->corner_radius = g_value_get_uint(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(pad);
+}
+
+static void pad_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  RcPipCompositorPad *pad = (RcPipCompositorPad *)object;
+  RcPipPadSettings *s = &pad->settings;
+  GST_OBJECT_LOCK(pad);
+  switch (id) {
+    case PROP_PAD_XPOS: g_value_set_int(value, s->xpos); break;
+    case PROP_PAD_YPOS: g_value_set_int(value, s->ypos); break;
+    case PROP_PAD_WIDTH: g_value_set_int(value, s->width); break;
+    case PROP_PAD_HEIGHT: g_value_set_int(value, s->height); break;
+    case PROP_PAD_ALPHA: g_value_set_double(value, s->alpha); break;
+    case PROP_PAD_SIZING_POLICY: g_value_set_enum(value, s->sizing_policy); break;
+    case PROP_PAD_POSITION: g_value_set_enum(value, s->position); break;
+    case PROP_PAD_MARGIN: g_value_set_uint(value, s->margin); break;
+    case PROP_PAD_SCALE: g_value_set_double(value, s->scale); break;
+    case PROP_PAD_BORDER_WIDTH: g_value_set_uint(value, s->border_width); break;
+    case PROP_PAD_BORDER_COLOR: g_value_set_uint(value, s->border_color); break;
+    case PROP_PAD_CORNER_RADIUS: g_value_set_uint(value, s->corner_radius); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(pad);
+}
+
+static void pad_finalize(GObject *object) {
+  RcPipCompositorPad *pad = (RcPipCompositorPad *)object;
+  rc_pipcompositor_pad_state_free(pad->state);
+  pad->state = NULL;
+  G_OBJECT_CLASS(rc_pipcompositor_pad_parent_class)->finalize(object);
+}
+
+/* The base class maps every pad's buffer for reading before aggregate_frames. The main
+ * pad's buffer may have become (the memory of) the output, which is mapped for writing:
+ * the element maps the main picture itself, so its pad is skipped here. */
+static gboolean pad_prepare_frame(GstVideoAggregatorPad *vpad, GstVideoAggregator *vagg, GstBuffer *buffer,
+    GstVideoFrame *prepared) {
+  if (((RcPipCompositorPad *)vpad)->skip_prepare)
+    return TRUE;
+  return GST_VIDEO_AGGREGATOR_PAD_CLASS(rc_pipcompositor_pad_parent_class)->prepare_frame(vpad, vagg, buffer, prepared);
+}
+
+static void rc_pipcompositor_pad_class_init(RcPipCompositorPadClass *klass) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  GstVideoAggregatorPadClass *vpad_class = GST_VIDEO_AGGREGATOR_PAD_CLASS(klass);
+  const GParamFlags flags = G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS;
+  GType sizing_type = enum_type("GstPipCompositorSizingPolicy", sizing_values);
+  GType position_type = enum_type("GstPipCompositorPosition", position_values);
+
+  gobject_class->set_property = pad_set_property;
+  gobject_class->get_property = pad_get_property;
+  gobject_class->finalize = pad_finalize;
+  vpad_class->prepare_frame = pad_prepare_frame;
+
+  /* compositor's names, blurbs and defaults. width and height start at -1 instead of
+   * G_MININT: -1 (the default) and 0 keep compositor's meaning, other negative sizes are
+   * refused. */
+  g_object_class_install_property(gobject_class, PROP_PAD_XPOS,
+      g_param_spec_int("xpos", "X Position", "X Position of the picture", G_MININT, G_MAXINT, RC_PIP_DEFAULT_XPOS, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_YPOS,
+      g_param_spec_int("ypos", "Y Position", "Y Position of the picture", G_MININT, G_MAXINT, RC_PIP_DEFAULT_YPOS, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_WIDTH,
+      g_param_spec_int("width", "Width",
+          "Width of the picture (-1 or 0: the input's width; on the main pad: the output's)",
+          -1, G_MAXINT, RC_PIP_DEFAULT_WIDTH, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_HEIGHT,
+      g_param_spec_int("height", "Height",
+          "Height of the picture (-1 or 0: the input's height; on the main pad: the output's)",
+          -1, G_MAXINT, RC_PIP_DEFAULT_HEIGHT, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_ALPHA,
+      g_param_spec_double("alpha", "Alpha", "Alpha of the picture", 0.0, 1.0, RC_PIP_DEFAULT_ALPHA, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_SIZING_POLICY,
+      g_param_spec_enum("sizing-policy", "Sizing policy", "Sizing policy to use for image scaling",
+          sizing_type, RC_PIP_DEFAULT_SIZING_POLICY, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_POSITION,
+      g_param_spec_enum("position", "Position",
+          "Where the picture goes: at xpos/ypos (custom) or in a corner of the output, margin pixels from its edges",
+          position_type, RC_PIP_DEFAULT_POSITION, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_MARGIN,
+      g_param_spec_uint("margin", "Margin", "Distance in pixels from the output's edges for the corner positions",
+          0, RC_PIP_MAX_PIXELS, RC_PIP_DEFAULT_MARGIN, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_SCALE,
+      g_param_spec_double("scale", "Scale",
+          "Width of the picture as a fraction of the output's width, aspect ratio kept (0 = use width and height)",
+          0.0, 1.0, RC_PIP_DEFAULT_SCALE, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_BORDER_WIDTH,
+      g_param_spec_uint("border-width", "Border width", "Width in pixels of a border drawn inside the picture's rectangle",
+          0, RC_PIP_MAX_PIXELS, RC_PIP_DEFAULT_BORDER_WIDTH, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_BORDER_COLOR,
+      g_param_spec_uint("border-color", "Border color", "Border color to use (big-endian ARGB; alpha is the pad's)",
+          0, G_MAXUINT32, RC_PIP_DEFAULT_BORDER_COLOR, flags));
+  g_object_class_install_property(gobject_class, PROP_PAD_CORNER_RADIUS,
+      g_param_spec_uint("corner-radius", "Corner radius", "Radius in pixels of the picture's rounded corners (0 = square)",
+          0, RC_PIP_MAX_PIXELS, RC_PIP_DEFAULT_CORNER_RADIUS, flags));
+}
+
+static void rc_pipcompositor_pad_init(RcPipCompositorPad *pad) {
+  RcPipPadSettings *s = &pad->settings;
+  s->xpos = RC_PIP_DEFAULT_XPOS;
+  s->ypos = RC_PIP_DEFAULT_YPOS;
+  s->width = RC_PIP_DEFAULT_WIDTH;
+  s->height = RC_PIP_DEFAULT_HEIGHT;
+  s->alpha = RC_PIP_DEFAULT_ALPHA;
+  s->sizing_policy = RC_PIP_DEFAULT_SIZING_POLICY;
+  s->position = RC_PIP_DEFAULT_POSITION;
+  s->margin = RC_PIP_DEFAULT_MARGIN;
+  s->scale = RC_PIP_DEFAULT_SCALE;
+  s->border_width = RC_PIP_DEFAULT_BORDER_WIDTH;
+  s->border_color = RC_PIP_DEFAULT_BORDER_COLOR;
+  s->corner_radius = RC_PIP_DEFAULT_CORNER_RADIUS;
+  pad->state = rc_pipcompositor_pad_state_new();
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Element: GstPipCompositor                                                             */
+
+enum {
+  PROP_0,
+  PROP_BACKGROUND,
+  PROP_BACKGROUND_COLOR,
+  PROP_IGNORE_INACTIVE_PADS,
+};
+
+static void child_proxy_init(gpointer g_iface, gpointer iface_data);
+
+/* The GType is GstPipCompositor so instances are named "pipcompositor0". */
+typedef RcPipCompositor GstPipCompositor;
+typedef RcPipCompositorClass GstPipCompositorClass;
+G_DEFINE_TYPE_WITH_CODE(GstPipCompositor, rc_pipcompositor, GST_TYPE_VIDEO_AGGREGATOR,
+    G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, child_proxy_init))
+
+static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  RcPipCompositor *self = (RcPipCompositor *)object;
+  switch (id) {
+    case PROP_BACKGROUND:
+      GST_OBJECT_LOCK(self);
+      self->settings.background = g_value_get_enum(value);
+      GST_OBJECT_UNLOCK(self);
+      break;
+    case PROP_BACKGROUND_COLOR:
+      GST_OBJECT_LOCK(self);
+      self->settings.background_color = g_value_get_uint(value);
+      GST_OBJECT_UNLOCK(self);
+      break;
+    case PROP_IGNORE_INACTIVE_PADS:
+      gst_aggregator_set_ignore_inactive_pads(GST_AGGREGATOR(self), g_value_get_boolean(value));
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+}
+
+static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  RcPipCompositor *self = (RcPipCompositor *)object;
+  switch (id) {
+    case PROP_BACKGROUND:
+      GST_OBJECT_LOCK(self);
+      g_value_set_enum(value, self->settings.background);
+      GST_OBJECT_UNLOCK(self);
+      break;
+    case PROP_BACKGROUND_COLOR:
+      GST_OBJECT_LOCK(self);
+      g_value_set_uint(value, self->settings.background_color);
+      GST_OBJECT_UNLOCK(self);
+      break;
+    case PROP_IGNORE_INACTIVE_PADS:
+      g_value_set_boolean(value, gst_aggregator_get_ignore_inactive_pads(GST_AGGREGATOR(self)));
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+  }
+}
+
+static void finalize(GObject *object) {
+  RcPipCompositor *self = (RcPipCompositor *)object;
+  rc_pipcompositor_state_free(self->state);
+  self->state = NULL;
+  G_OBJECT_CLASS(rc_pipcompositor_parent_class)->finalize(object);
+}
+
+guint rc_pipcompositor_snapshot(RcPipCompositor *self, RcPipCompositorSettings *settings, GstVideoInfo *output,
+    RcPipPadSnapshot *pads, guint capacity) {
+  guint count = 0;
+  GST_OBJECT_LOCK(self);
+  *settings = self->settings;
+  *output = GST_VIDEO_AGGREGATOR(self)->info;
+  for (GList *l = GST_ELEMENT(self)->sinkpads; l; l = l->next, count++) {
+    if (count >= capacity)
+      continue;
+    RcPipCompositorPad *pad = l->data;
+    RcPipPadSnapshot *out = &pads[count];
+    out->pad = gst_object_ref(pad);
+    out->info = pad->parent.info;
+    GstBuffer *buffer = gst_video_aggregator_pad_get_current_buffer(&pad->parent);
+    gboolean gap = buffer && gst_buffer_get_size(buffer) == 0 && GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP);
+    out->buffer = gap ? NULL : buffer;
+    GST_OBJECT_LOCK(pad);
+    out->settings = pad->settings;
+    GST_OBJECT_UNLOCK(pad);
+  }
+  GST_OBJECT_UNLOCK(self);
+  return count;
+}
+
+void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count) {
+  for (guint i = 0; i < count; i++)
+    gst_clear_object(&pads[i].pad);
+}
+
+GstBuffer *rc_pipcompositor_take_memory(GstBuffer *main, const GstVideoInfo *output) {
+  /* Only the pad references it: nobody else can see the pixels change. */
+  if (GST_MINI_OBJECT_REFCOUNT_VALUE(main) != 1 || !gst_buffer_is_all_memory_writable(main))
+    return NULL;
+  guint n = gst_buffer_n_memory(main);
+  if (n == 0)
+    return NULL;
+  /* Plain system memory only: memory of a device or of a fixed-size pool (v4l2, dmabuf, GL)
+   * must go back to its owner, so those are copied instead. */
+  for (guint i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory(main, i);
+    if (!gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM) || GST_MEMORY_IS_READONLY(mem))
+      return NULL;
+  }
+  if (gst_buffer_get_size(main) < GST_VIDEO_INFO_SIZE(output))
+    return NULL;
+  GstVideoMeta *meta = gst_buffer_get_video_meta(main);
+  if (meta) {
+    if (meta->format != GST_VIDEO_INFO_FORMAT(output) || meta->width != (guint)GST_VIDEO_INFO_WIDTH(output)
+        || meta->height != (guint)GST_VIDEO_INFO_HEIGHT(output) || meta->n_planes != GST_VIDEO_INFO_N_PLANES(output))
+      return NULL;
+    for (guint i = 0; i < meta->n_planes; i++)
+      if (meta->offset[i] != output->offset[i] || meta->stride[i] != output->stride[i])
+        return NULL;
+  }
+
+  GstBuffer *out = gst_buffer_new();
+  for (guint i = 0; i < n; i++)
+    gst_buffer_append_memory(out, gst_buffer_get_memory(main, i));
+  /* Drops main's exclusive hold, so `out` is the only owner. */
+  gst_buffer_remove_all_memory(main);
+  if (meta)
+    gst_buffer_add_video_meta_full(out, meta->flags, meta->format, meta->width, meta->height, meta->n_planes,
+        meta->offset, meta->stride);
+  return out;
+}
+
+GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf) {
+  return GST_VIDEO_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->create_output_buffer(GST_VIDEO_AGGREGATOR(self), outbuf);
+}
+
+static GstFlowReturn create_output_buffer(GstVideoAggregator *vagg, GstBuffer **outbuf) {
+  return rc_pipcompositor_create_output_buffer((RcPipCompositor *)vagg, outbuf);
+}
+
+static GstFlowReturn aggregate_frames(GstVideoAggregator *vagg, GstBuffer *outbuf) {
+  return rc_pipcompositor_aggregate_frames((RcPipCompositor *)vagg, outbuf);
+}
+
+static gboolean start(GstAggregator *agg) {
+  rc_pipcompositor_reset((RcPipCompositor *)agg);
+  return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->start(agg);
+}
+
+static gboolean stop(GstAggregator *agg) {
+  rc_pipcompositor_reset((RcPipCompositor *)agg);
+  return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->stop(agg);
+}
+
+static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
+  if (GST_EVENT_TYPE(event) == GST_EVENT_TAG)
+    rc_pipcompositor_tag((RcPipCompositor *)agg, (RcPipCompositorPad *)pad, event);
+  return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_event(agg, pad, event);
+}
+
+/* What a sink pad takes: any of our formats at any size, rate and colorimetry, since every
+ * input is placed, scaled and, if needed, converted by us (GstVideoAggregator's own answer
+ * for non-converting pads is downstream's caps, size included, which would refuse a PiP).
+ * Formats downstream takes come first, so an upstream that can choose picks one that needs
+ * no conversion. */
+static GstCaps *sink_caps(GstAggregator *agg, GstCaps *filter) {
+  GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
+  GstCaps *downstream = gst_pad_peer_query_caps(GST_AGGREGATOR_SRC_PAD(agg), supported);
+  downstream = gst_caps_make_writable(downstream);
+  for (guint i = 0; i < gst_caps_get_size(downstream); i++) {
+    GstStructure *s = gst_caps_get_structure(downstream, i);
+    gst_structure_set(s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+        "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+    gst_structure_remove_fields(s, "colorimetry", "chroma-site", "pixel-aspect-ratio", NULL);
+  }
+  GstCaps *preferred = gst_caps_intersect(downstream, supported);
+  gst_caps_unref(downstream);
+  GstCaps *caps = gst_caps_merge(preferred, supported);
+  if (filter) {
+    GstCaps *filtered = gst_caps_intersect_full(filter, caps, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref(caps);
+    caps = filtered;
+  }
+  return caps;
+}
+
+static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query) {
+  switch (GST_QUERY_TYPE(query)) {
+    case GST_QUERY_CAPS: {
+      GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
+      gboolean answered = rc_caps_query_reveal_unsupported(query, supported);
+      gst_caps_unref(supported);
+      if (!answered) {
+        GstCaps *filter = NULL;
+        gst_query_parse_caps(query, &filter);
+        GstCaps *caps = sink_caps(agg, filter);
+        gst_query_set_caps_result(query, caps);
+        gst_caps_unref(caps);
+      }
+      return TRUE;
+    }
+    case GST_QUERY_ACCEPT_CAPS: {
+      GstCaps *caps = NULL;
+      gst_query_parse_accept_caps(query, &caps);
+      GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
+      gboolean ok = rc_accept_caps_or_explain(GST_ELEMENT(agg), GST_PAD(pad), caps, supported)
+          && gst_caps_is_subset(caps, supported);
+      gst_caps_unref(supported);
+      gst_query_set_accept_caps_result(query, ok);
+      return TRUE;
+    }
+    default:
+      return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_query(agg, pad, query);
+  }
+}
+
+/* The output format (and colorimetry) is the main picture's whenever downstream takes it,
+ * so the main picture never needs converting; otherwise the first of ours it takes. */
+static void find_best_format(GstVideoAggregator *vagg, GstCaps *downstream, GstVideoInfo *best, gboolean *alpha) {
+  GstVideoInfo main_info;
+  gboolean have_main = FALSE;
+  GST_OBJECT_LOCK(vagg);
+  for (GList *l = GST_ELEMENT(vagg)->sinkpads; l; l = l->next) {
+    GstVideoAggregatorPad *pad = l->data;
+    if (pad->info.finfo && GST_VIDEO_INFO_FORMAT(&pad->info) != GST_VIDEO_FORMAT_UNKNOWN) {
+      if (!have_main)
+        main_info = pad->info;
+      have_main = TRUE;
+      if (GST_VIDEO_INFO_HAS_ALPHA(&pad->info))
+        *alpha = TRUE;
+    }
+  }
+  GST_OBJECT_UNLOCK(vagg);
+  if (!have_main) {
+    gst_video_info_init(best);
+    return;
+  }
+
+  GstCaps *supported = gst_static_pad_template_get_caps(&src_template);
+  const GValue *formats = gst_structure_get_value(gst_caps_get_structure(supported, 0), "format");
+  GstVideoInfo candidate = main_info;
+  for (guint i = 0; i <= gst_value_list_get_size(formats); i++) {
+    if (i > 0) {
+      GstVideoFormat format = gst_video_format_from_string(g_value_get_string(gst_value_list_get_value(formats, i - 1)));
+      gst_video_info_set_format(&candidate, format, GST_VIDEO_INFO_WIDTH(&main_info), GST_VIDEO_INFO_HEIGHT(&main_info));
+      /* Between 4:2:0 formats keep the main picture's colorimetry. */
+      if (GST_VIDEO_INFO_IS_YUV(&candidate) && GST_VIDEO_INFO_IS_YUV(&main_info)) {
+        candidate.colorimetry = main_info.colorimetry;
+        candidate.chroma_site = main_info.chroma_site;
+      }
+    }
+    GstCaps *possible = gst_video_info_to_caps(&candidate);
+    gst_structure_remove_fields(gst_caps_get_structure(possible, 0), "width", "height", "framerate",
+        "pixel-aspect-ratio", "interlace-mode", NULL);
+    gboolean fits = gst_caps_can_intersect(possible, supported) && gst_caps_can_intersect(possible, downstream);
+    gst_caps_unref(possible);
+    if (fits) {
+      *best = candidate;
+      gst_caps_unref(supported);
+      return;
+    }
+  }
+  gst_caps_unref(supported);
+  gst_video_info_init(best);
+}
+
+/* Size: the main picture upright (downstream caps win when they fix it); frame rate: the
+ * fastest input, or the main input's max-framerate when all are variable (ReplayKit). */
+static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
+  gint width = 0, height = 0;
+  rc_pipcompositor_preferred_size((RcPipCompositor *)agg, &width, &height);
+  gint best_n = 0, best_d = 1, max_n = 0, max_d = 1;
+  gdouble best = 0.0;
+  gboolean first = TRUE;
+
+  GST_OBJECT_LOCK(agg);
+  for (GList *l = GST_ELEMENT(agg)->sinkpads; l; l = l->next) {
+    GstVideoAggregatorPad *pad = l->data;
+    gint n = GST_VIDEO_INFO_FPS_N(&pad->info), d = GST_VIDEO_INFO_FPS_D(&pad->info);
+    gdouble fps = 0.0;
+    if (GST_VIDEO_INFO_WIDTH(&pad->info) == 0)
+      continue;
+    if (first) {
+      GstCaps *current = gst_pad_get_current_caps(GST_PAD(pad));
+      if (current) {
+        gst_structure_get_fraction(gst_caps_get_structure(current, 0), "max-framerate", &max_n, &max_d);
+        gst_caps_unref(current);
+      }
+      first = FALSE;
+    }
+    if (n > 0 && d > 0)
+      gst_util_fraction_to_double(n, d, &fps);
+    if (fps > best) {
+      best = fps;
+      best_n = n;
+      best_d = d;
+    }
+  }
+  GST_OBJECT_UNLOCK(agg);
+  if (best_n <= 0) {
+    best_n = max_n > 0 && max_d > 0 ? max_n : 25;
+    best_d = max_n > 0 && max_d > 0 ? max_d : 1;
+  }
+
+  caps = gst_caps_make_writable(caps);
+  GstStructure *s = gst_caps_get_structure(caps, 0);
+  if (width > 0 && height > 0) {
+    gst_structure_fixate_field_nearest_int(s, "width", width);
+    gst_structure_fixate_field_nearest_int(s, "height", height);
+  }
+  gst_structure_fixate_field_nearest_fraction(s, "framerate", best_n, best_d);
+  if (gst_structure_has_field(s, "pixel-aspect-ratio"))
+    gst_structure_fixate_field_nearest_fraction(s, "pixel-aspect-ratio", 1, 1);
+  return gst_caps_fixate(caps);
+}
+
+/* Child proxy, so "name.sink_1::xpos=…" works in launch lines (the parser sets properties of
+ * pads that appear later through child-added). */
+static GstPad *request_new_pad(GstElement *element, GstPadTemplate *templ, const gchar *name, const GstCaps *caps) {
+  GstPad *pad = GST_ELEMENT_CLASS(rc_pipcompositor_parent_class)->request_new_pad(element, templ, name, caps);
+  if (pad)
+    gst_child_proxy_child_added(GST_CHILD_PROXY(element), G_OBJECT(pad), GST_OBJECT_NAME(pad));
+  return pad;
+}
+
+static void release_pad(GstElement *element, GstPad *pad) {
+  gst_child_proxy_child_removed(GST_CHILD_PROXY(element), G_OBJECT(pad), GST_OBJECT_NAME(pad));
+  GST_ELEMENT_CLASS(rc_pipcompositor_parent_class)->release_pad(element, pad);
+}
+
+static GObject *child_by_index(GstChildProxy *proxy, guint index) {
+  GST_OBJECT_LOCK(proxy);
+  GObject *child = g_list_nth_data(GST_ELEMENT(proxy)->sinkpads, index);
+  if (child)
+    gst_object_ref(child);
+  GST_OBJECT_UNLOCK(proxy);
+  return child;
+}
+
+static guint children_count(GstChildProxy *proxy) {
+  GST_OBJECT_LOCK(proxy);
+  guint count = GST_ELEMENT(proxy)->numsinkpads;
+  GST_OBJECT_UNLOCK(proxy);
+  return count;
+}
+
+static void child_proxy_init(gpointer g_iface, gpointer iface_data) {
+  GstChildProxyInterface *iface = g_iface;
+  iface->get_child_by_index = child_by_index;
+  iface->get_children_count = children_count;
+}
+
+static void rc_pipcompositor_class_init(RcPipCompositorClass *klass) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+  GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS(klass);
+  GstVideoAggregatorClass *vagg_class = GST_VIDEO_AGGREGATOR_CLASS(klass);
+  GType background_type = enum_type("GstPipCompositorBackground", background_values);
+
+  gobject_class->set_property = set_property;
+  gobject_class->get_property = get_property;
+  gobject_class->finalize = finalize;
+
+  g_object_class_install_property(gobject_class, PROP_BACKGROUND,
+      g_param_spec_enum("background", "Background",
+          "Background type (seen where the main picture does not cover the output)",
+          background_type, RC_PIP_DEFAULT_BACKGROUND,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property(gobject_class, PROP_BACKGROUND_COLOR,
+      g_param_spec_uint("background-color", "Background color",
+          "Background color for background=color (big-endian ARGB)", 0, G_MAXUINT32, RC_PIP_DEFAULT_BACKGROUND_COLOR,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property(gobject_class, PROP_IGNORE_INACTIVE_PADS,
+      g_param_spec_boolean("ignore-inactive-pads", "Ignore inactive pads",
+          "Avoid timing out waiting for inactive pads", RC_PIP_DEFAULT_IGNORE_INACTIVE_PADS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template_with_gtype(element_class, &sink_template, rc_pipcompositor_pad_get_type());
+  gst_element_class_add_static_pad_template_with_gtype(element_class, &src_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_set_static_metadata(element_class, "Picture-in-picture compositor", "Filter/Editor/Video/Compositor",
+      "Draws small pictures over a main picture (the lowest zorder) in place, NV12 native: the cost follows the "
+      "small pictures, the main picture is neither copied nor converted when it can be avoided",
+      "ReplayCast developers");
+
+  element_class->request_new_pad = request_new_pad;
+  element_class->release_pad = release_pad;
+  agg_class->start = start;
+  agg_class->stop = stop;
+  agg_class->sink_event = sink_event;
+  agg_class->sink_query = sink_query;
+  agg_class->fixate_src_caps = fixate_src_caps;
+  vagg_class->find_best_format = find_best_format;
+  vagg_class->create_output_buffer = create_output_buffer;
+  vagg_class->aggregate_frames = aggregate_frames;
+
+  gst_type_mark_as_plugin_api(rc_pipcompositor_pad_get_type(), 0);
+  gst_type_mark_as_plugin_api(background_type, 0);
+}
+
+static void rc_pipcompositor_init(RcPipCompositor *self) {
+  self->settings.background = RC_PIP_DEFAULT_BACKGROUND;
+  self->settings.background_color = RC_PIP_DEFAULT_BACKGROUND_COLOR;
+  gst_aggregator_set_ignore_inactive_pads(GST_AGGREGATOR(self), RC_PIP_DEFAULT_IGNORE_INACTIVE_PADS);
+  self->state = rc_pipcompositor_state_new();
+}

@@ -1,0 +1,491 @@
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// Streaming state of one pipcompositor. The base class calls `createOutputBuffer`, then maps
+/// the PiPs' buffers, then `aggregateFrames`, all on its aggregator thread (start and stop run
+/// while that thread is halted), so this state needs no lock of its own. Properties live in
+/// the C instance and pads; they are copied once per output frame under the object locks and
+/// drawing works on the copy, with no lock of ours held.
+///
+/// How a frame is made (`Plan`):
+/// - When the output has the main input's format, size and colours, the main picture fills
+///   it unrotated and opaque, the output *is* the main picture: the main buffer's memory
+///   becomes the output buffer (`taken`, no copy) when nothing else references it, and only
+///   the PiPs are drawn into it. What the PiPs cover is saved first (`RegionStore`): if the
+///   same main picture has to be shown again (the main input is slower than the output or
+///   late), the saved areas are put back and the PiPs drawn anew, in the same buffer when
+///   downstream has released it (`reuseHeld`), else in one copy (`copyHeld`). A main buffer
+///   that is shared (a tee, a decoder's reference) or not plain memory is copied once
+///   (`copyMain`).
+/// - Otherwise (another size, letterbox, rotation, main alpha, no main picture, a format or
+///   colours downstream imposes) the frame is composed once (`compose`): background where
+///   the main picture does not cover, the main picture (converted, rotated, scaled as needed),
+///   the PiPs.
+final class PipCompositor {
+    enum Plan {
+        case taken, reuseHeld, copyHeld, copyMain, compose
+    }
+
+    // The copy of pads and settings for the frame being made.
+    private var pads: UnsafeMutablePointer<RcPipPadSnapshot>
+    private var capacity = 8
+    private var count = 0
+    private var settings = RcPipCompositorSettings()
+    private var output = GstVideoInfo()
+    private var outputFormat: VideoFormat?
+    /// Per pad: where its picture goes this frame and whether it is drawn.
+    private var targets: UnsafeMutablePointer<PixelRect>
+    private var drawn: UnsafeMutablePointer<Bool>
+
+    // Main picture for the frame being made.
+    private var plan = Plan.compose
+    private var hasMain = false
+    private var mainSource: UnsafeMutablePointer<GstBuffer>?
+    private var mainAlpha = 1.0
+
+    /// The main buffer whose memory became an output (now empty), and the last output
+    /// holding that memory with the PiPs drawn in; `saved` holds what lies under them.
+    private var takenMain: UnsafeMutablePointer<GstBuffer>?
+    private var heldOutput: UnsafeMutablePointer<GstBuffer>?
+    private let saved = RegionStore()
+
+    private var background: (key: BackgroundKey, colour: PlaneColor?)?
+
+    /// How many frames each plan made, for tests (aggregator thread; read after stopping).
+    struct PlanCounts: Equatable {
+        var taken = 0, reuseHeld = 0, copyHeld = 0, copyMain = 0, compose = 0
+    }
+    private(set) var planCounts = PlanCounts()
+
+    init() {
+        pads = .allocate(capacity: capacity)
+        targets = .allocate(capacity: capacity)
+        drawn = .allocate(capacity: capacity)
+        drawn.initialize(repeating: false, count: capacity)
+        targets.initialize(repeating: PixelRect(x: 0, y: 0, width: 0, height: 0), count: capacity)
+    }
+
+    deinit {
+        releaseSnapshot()
+        releaseHeld()
+        pads.deallocate()
+        targets.deallocate()
+        drawn.deallocate()
+    }
+
+    static func of(_ element: UnsafeMutablePointer<RcPipCompositor>) -> PipCompositor {
+        Unmanaged<PipCompositor>.fromOpaque(element.pointee.state).takeUnretainedValue()
+    }
+
+    // MARK: - Per frame
+
+    func createOutputBuffer(_ element: UnsafeMutablePointer<RcPipCompositor>,
+                            _ outbuf: UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>) -> GstFlowReturn {
+        takeSnapshot(element)
+        guard let out = VideoFormat(output) else { return GST_FLOW_NOT_NEGOTIATED }
+        outputFormat = out
+        let fullFrame = PixelRect(x: 0, y: 0, width: out.size.width, height: out.size.height)
+
+        for index in 0..<count {
+            let pad = pads[index].pad!
+            pad.pointee.skip_prepare = index == 0 ? 1 : 0
+            if PictureLayer.of(pad).isNewBuffer(pads[index].buffer), pad.pointee.has_pending_orientation != 0 {
+                pad.pointee.orientation = pad.pointee.pending_orientation
+                pad.pointee.has_pending_orientation = 0
+            }
+            drawn[index] = false
+        }
+
+        // The main picture: the lowest zorder pad.
+        hasMain = false
+        var inPlace = false
+        let mainBuffer = count > 0 ? pads[0].buffer : nil
+        if mainBuffer != takenMain { releaseHeld() }
+        if count > 0, let source = VideoFormat(pads[0].info) {
+            let pad = pads[0].pad!
+            let padSettings = PadSettings(pads[0].settings)
+            let orientation = Self.orientation(pad.pointee.orientation)
+            let upright = orientation.outputSize(for: source.size)
+            let rect = PipGeometry.main(padSettings, source: upright, output: out.size, format: out.format)
+            mainAlpha = padSettings.alpha
+            hasMain = mainBuffer != nil && !rect.isEmpty
+            targets[0] = rect
+            if hasMain {
+                let configured = withUnsafePointer(to: &pads[0].info) { sourceInfo in
+                    PictureLayer.of(pad).configure(
+                        PictureLayer.Configuration(source: source, output: out, orientation: orientation, size: rect.size,
+                                                   style: PipStyle()),
+                        sourceInfo: sourceInfo, outputInfo: &output)
+                }
+                hasMain = configured
+                inPlace = configured && source.sameColours(as: out) && source.size == out.size && orientation == .rotate0
+                    && rect == fullFrame && padSettings.alpha >= 1
+            }
+        }
+
+        for index in 1..<Swift.max(count, 1) { preparePiP(index, output: out) }
+
+        var flow = GST_FLOW_OK
+        if hasMain, mainBuffer == takenMain, heldOutput == nil {
+            hasMain = false // the held copy could not be made: show the background
+            inPlace = false
+        }
+        if inPlace, let mainBuffer {
+            if mainBuffer == takenMain, let held = heldOutput {
+                if rc_buffer_refcount(held) == 1 {
+                    outbuf.pointee = held
+                    heldOutput = nil
+                    plan = .reuseHeld
+                } else {
+                    flow = rc_pipcompositor_allocate_output(element, outbuf)
+                    plan = .copyHeld
+                }
+            } else if let memory = rc_pipcompositor_take_memory(mainBuffer, &output) {
+                takenMain = gst_buffer_ref(mainBuffer)
+                outbuf.pointee = memory
+                plan = .taken
+            } else {
+                flow = rc_pipcompositor_allocate_output(element, outbuf)
+                mainSource = mainBuffer
+                plan = .copyMain
+            }
+        } else {
+            flow = rc_pipcompositor_allocate_output(element, outbuf)
+            plan = .compose
+            if hasMain, mainBuffer == takenMain {
+                // The main picture's pixels live in the last output, under PiPs.
+                makeHeldPristine()
+                mainSource = heldOutput
+            } else {
+                mainSource = mainBuffer
+            }
+            hasMain = hasMain && mainSource != nil
+        }
+        return flow
+    }
+
+    func aggregateFrames(_ element: UnsafeMutablePointer<RcPipCompositor>, _ outbuf: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+        defer {
+            mainSource = nil
+            releaseSnapshot()
+        }
+        let plan = self.plan
+        switch plan {
+        case .taken: planCounts.taken += 1
+        case .reuseHeld: planCounts.reuseHeld += 1
+        case .copyHeld: planCounts.copyHeld += 1
+        case .copyMain: planCounts.copyMain += 1
+        case .compose: planCounts.compose += 1
+        }
+        let done = withMappedFrame(outbuf, info: &output, write: true) { _, frame -> Bool in
+            switch plan {
+            case .taken:
+                savePiPAreas(of: frame)
+            case .reuseHeld:
+                saved.restore(into: frame)
+                savePiPAreas(of: frame)
+            case .copyHeld:
+                guard let held = heldOutput,
+                      withMappedFrame(held, info: &output, write: false, { _, source in frame.copyPixels(from: source) }) != nil
+                else { return false }
+                saved.restore(into: frame)
+                savePiPAreas(of: frame)
+            case .copyMain:
+                guard let mainSource,
+                      withMappedFrame(mainSource, info: &pads[0].info, write: false, { _, source in frame.copyPixels(from: source) }) != nil
+                else { return false }
+            case .compose:
+                drawBackground(into: frame)
+                if hasMain, let mainSource {
+                    let pad = pads[0].pad!
+                    let origin = targets[0].origin, alpha = mainAlpha
+                    _ = withMappedFrame(mainSource, info: &pads[0].info, write: false) { source, view in
+                        PictureLayer.of(pad).draw(source, view: view, into: frame, at: origin, alpha: alpha)
+                    }
+                }
+            }
+            drawPiPs(into: frame)
+            return true
+        }
+        guard done == true else {
+            rc_element_error_stream_format(element, "pipcompositor could not map a video frame", "plan \(plan)")
+            return GST_FLOW_ERROR
+        }
+        switch plan {
+        case .taken, .reuseHeld, .copyHeld:
+            if let held = heldOutput { gst_buffer_unref(held) }
+            heldOutput = gst_buffer_ref(outbuf)
+        case .copyMain, .compose:
+            break
+        }
+        return GST_FLOW_OK
+    }
+
+    // MARK: - PiPs
+
+    private func preparePiP(_ index: Int, output out: VideoFormat) {
+        guard index < count, pads[index].buffer != nil, let source = VideoFormat(pads[index].info) else { return }
+        let padSettings = PadSettings(pads[index].settings)
+        guard padSettings.alpha > 0 else { return }
+        let rect = PipGeometry.pip(padSettings, source: source.size, output: out.size, format: out.format)
+        guard !rect.isEmpty else { return }
+        let configured = withUnsafePointer(to: &pads[index].info) { sourceInfo in
+            PictureLayer.of(pads[index].pad!).configure(
+                PictureLayer.Configuration(source: source, output: out, orientation: .rotate0, size: rect.size,
+                                           style: padSettings.style),
+                sourceInfo: sourceInfo, outputInfo: &output)
+        }
+        targets[index] = rect
+        drawn[index] = configured
+    }
+
+    /// Saves what the PiPs of this frame will cover (the frame holds the pristine main picture).
+    private func savePiPAreas(of frame: VideoFrame) {
+        saved.removeAll()
+        for index in 1..<Swift.max(count, 1) where drawn[index] {
+            saved.save(targets[index], of: frame)
+        }
+    }
+
+    private func drawPiPs(into frame: VideoFrame) {
+        for index in 1..<Swift.max(count, 1) where drawn[index] {
+            let pad = pads[index].pad!
+            guard let prepared = gst_video_aggregator_pad_get_prepared_frame(UnsafeMutablePointer(OpaquePointer(pad))),
+                  prepared.pointee.buffer != nil, let format = VideoFormat(prepared.pointee.info)?.format else { continue }
+            let view = VideoFrame(mapped: prepared.pointee, format: format)
+            PictureLayer.of(pad).draw(prepared, view: view, into: frame, at: targets[index].origin,
+                                      alpha: pads[index].settings.alpha)
+        }
+    }
+
+    // MARK: - Background
+
+    private struct BackgroundKey: Equatable {
+        var kind: RcPipBackground
+        var argb: guint
+        var format: PixelFormat
+        var space: ColorSpace
+    }
+
+    /// Fills what the main picture does not cover opaquely: the bars of a letterbox, or all
+    /// of the frame.
+    private func drawBackground(into frame: VideoFrame) {
+        guard let out = outputFormat else { return }
+        let full = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        var areas = (full, full, full, full)
+        var areaCount = 1
+        if hasMain && mainAlpha >= 1 && out.format.isYUV {
+            let rect = targets[0].intersection(full)
+            let even = rect.x % 2 == 0 && rect.y % 2 == 0 && rect.width % 2 == 0 && rect.height % 2 == 0
+            if rect == full { return }
+            if even && !rect.isEmpty {
+                areas = (PixelRect(x: 0, y: 0, width: full.width, height: rect.y),
+                         PixelRect(x: 0, y: rect.maxY, width: full.width, height: full.height - rect.maxY),
+                         PixelRect(x: 0, y: rect.y, width: rect.x, height: rect.height),
+                         PixelRect(x: rect.maxX, y: rect.y, width: full.width - rect.maxX, height: rect.height))
+                areaCount = 4
+            }
+        }
+        let key = BackgroundKey(kind: settings.background, argb: settings.background_color, format: out.format,
+                                space: out.drawingSpace)
+        if background?.key != key { background = (key, Self.backgroundColour(key)) }
+        let colour = background?.colour
+        for index in 0..<areaCount {
+            let area = index == 0 ? areas.0 : index == 1 ? areas.1 : index == 2 ? areas.2 : areas.3
+            guard !area.isEmpty else { continue }
+            if let colour { frame.fill(area, with: colour) } else { frame.fillChecker(area) }
+        }
+    }
+
+    /// nil for the checker pattern.
+    private static func backgroundColour(_ key: BackgroundKey) -> PlaneColor? {
+        switch key.kind {
+        case RC_PIP_BACKGROUND_CHECKER:
+            return nil
+        case RC_PIP_BACKGROUND_WHITE:
+            return PlaneColor(.white, format: key.format, space: key.space)
+        case RC_PIP_BACKGROUND_TRANSPARENT:
+            // Transparent black in RGBA/BGRA; 4:2:0 has no alpha, so black.
+            return PlaneColor(.black, alpha: 0, format: key.format, space: key.space)
+        case RC_PIP_BACKGROUND_COLOR:
+            return PlaneColor(RGBColor(hex: UInt32(key.argb) & 0xFF_FFFF), alpha: UInt8(truncatingIfNeeded: key.argb >> 24),
+                              format: key.format, space: key.space)
+        default:
+            return PlaneColor(.black, format: key.format, space: key.space)
+        }
+    }
+
+    // MARK: - Held output
+
+    /// Puts the saved areas back into the held output, so it is the main picture alone: in
+    /// place when only we reference it, else in a private copy (a geometry change while the
+    /// main picture repeats; rare).
+    private func makeHeldPristine() {
+        guard let held = heldOutput, !saved.isEmpty else { return }
+        var target = held
+        if rc_buffer_refcount(held) != 1 {
+            guard let copy = gst_buffer_copy_deep(held) else { return }
+            gst_buffer_unref(held)
+            target = copy
+            heldOutput = copy
+        }
+        _ = withMappedFrame(target, info: &pads[0].info, write: true) { _, frame in saved.restore(into: frame) }
+        saved.removeAll()
+    }
+
+    private func releaseHeld() {
+        if let heldOutput { gst_buffer_unref(heldOutput) }
+        if let takenMain { gst_buffer_unref(takenMain) }
+        heldOutput = nil
+        takenMain = nil
+        saved.removeAll()
+    }
+
+    // MARK: - Snapshot
+
+    private func takeSnapshot(_ element: UnsafeMutablePointer<RcPipCompositor>) {
+        releaseSnapshot()
+        var total = Int(rc_pipcompositor_snapshot(element, &settings, &output, pads, guint(capacity)))
+        if total > capacity {
+            rc_pipcompositor_snapshot_release(pads, guint(capacity))
+            grow(to: total)
+            total = Int(rc_pipcompositor_snapshot(element, &settings, &output, pads, guint(capacity)))
+        }
+        count = Swift.min(total, capacity)
+    }
+
+    private func releaseSnapshot() {
+        rc_pipcompositor_snapshot_release(pads, guint(count))
+        count = 0
+    }
+
+    /// More pads than ever before: the only allocation on the streaming path, once per size.
+    private func grow(to needed: Int) {
+        let size = Swift.max(needed, capacity * 2)
+        pads.deallocate()
+        targets.deallocate()
+        drawn.deallocate()
+        pads = .allocate(capacity: size)
+        targets = .allocate(capacity: size)
+        targets.initialize(repeating: PixelRect(x: 0, y: 0, width: 0, height: 0), count: size)
+        drawn = .allocate(capacity: size)
+        drawn.initialize(repeating: false, count: size)
+        capacity = size
+    }
+
+    func reset() {
+        releaseSnapshot()
+        releaseHeld()
+        plan = .compose
+        mainSource = nil
+    }
+
+    // MARK: - Orientation and negotiation
+
+    static func orientation(_ index: gint) -> Orientation {
+        Orientation.allCases.indices.contains(Int(index)) ? Orientation.allCases[Int(index)] : .rotate0
+    }
+
+    func tag(_ element: UnsafeMutablePointer<RcPipCompositor>, _ pad: UnsafeMutablePointer<RcPipCompositorPad>,
+             _ event: UnsafeMutablePointer<GstEvent>) {
+        var list: UnsafeMutablePointer<GstTagList>?
+        gst_event_parse_tag(event, &list)
+        var text: UnsafeMutablePointer<gchar>?
+        guard let list, gst_tag_list_get_string(list, "image-orientation", &text) != 0, let text else { return }
+        defer { g_free(text) }
+        guard let orientation = Orientation(tag: String(cString: text)),
+              let index = Orientation.allCases.firstIndex(of: orientation) else { return }
+        pad.pointee.pending_orientation = gint(index)
+        pad.pointee.has_pending_orientation = 1
+        // The output follows the upright main picture unless downstream fixes its size.
+        gst_pad_mark_reconfigure(rc_aggregator_src_pad(element))
+    }
+
+    /// Negotiation (aggregator thread, before frames are made): the main picture's upright
+    /// size, with the orientation waiting for its next buffer if there is one; else the
+    /// largest input.
+    static func preferredSize(_ element: UnsafeMutablePointer<RcPipCompositor>) -> PixelSize? {
+        var settings = RcPipCompositorSettings(), output = GstVideoInfo()
+        let total = Int(rc_pipcompositor_snapshot(element, &settings, &output, nil, 0))
+        guard total > 0 else { return nil }
+        let pads = UnsafeMutablePointer<RcPipPadSnapshot>.allocate(capacity: total)
+        defer { pads.deallocate() }
+        let count = Swift.min(total, Int(rc_pipcompositor_snapshot(element, &settings, &output, pads, guint(total))))
+        defer { rc_pipcompositor_snapshot_release(pads, guint(count)) }
+        guard count > 0 else { return nil }
+        if let main = VideoFormat(pads[0].info) {
+            let pad = pads[0].pad!.pointee
+            let upright = orientation(pad.has_pending_orientation != 0 ? pad.pending_orientation : pad.orientation)
+            return upright.outputSize(for: main.size)
+        }
+        var largest: PixelSize?
+        for index in 0..<count {
+            guard let format = VideoFormat(pads[index].info) else { continue }
+            largest = PixelSize(width: Swift.max(largest?.width ?? 0, format.size.width),
+                                height: Swift.max(largest?.height ?? 0, format.size.height))
+        }
+        return largest
+    }
+}
+
+extension PictureLayer {
+    static func of(_ pad: UnsafeMutablePointer<RcPipCompositorPad>) -> PictureLayer {
+        Unmanaged<PictureLayer>.fromOpaque(pad.pointee.state).takeUnretainedValue()
+    }
+}
+
+// MARK: - Exports
+
+@_cdecl("rc_pipcompositor_state_new")
+func pipcompositorStateNew() -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(PipCompositor()).toOpaque()
+}
+
+@_cdecl("rc_pipcompositor_state_free")
+func pipcompositorStateFree(_ state: UnsafeMutableRawPointer?) {
+    guard let state else { return }
+    Unmanaged<PipCompositor>.fromOpaque(state).release()
+}
+
+@_cdecl("rc_pipcompositor_pad_state_new")
+func pipcompositorPadStateNew() -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(PictureLayer()).toOpaque()
+}
+
+@_cdecl("rc_pipcompositor_pad_state_free")
+func pipcompositorPadStateFree(_ state: UnsafeMutableRawPointer?) {
+    guard let state else { return }
+    Unmanaged<PictureLayer>.fromOpaque(state).release()
+}
+
+@_cdecl("rc_pipcompositor_reset")
+func pipcompositorReset(_ element: UnsafeMutablePointer<RcPipCompositor>) {
+    PipCompositor.of(element).reset()
+}
+
+@_cdecl("rc_pipcompositor_tag")
+func pipcompositorTag(_ element: UnsafeMutablePointer<RcPipCompositor>, _ pad: UnsafeMutablePointer<RcPipCompositorPad>,
+                      _ event: UnsafeMutablePointer<GstEvent>) {
+    PipCompositor.of(element).tag(element, pad, event)
+}
+
+@_cdecl("rc_pipcompositor_preferred_size")
+func pipcompositorPreferredSize(_ element: UnsafeMutablePointer<RcPipCompositor>, _ width: UnsafeMutablePointer<gint>,
+                                _ height: UnsafeMutablePointer<gint>) {
+    let size = PipCompositor.preferredSize(element)
+    width.pointee = gint(size?.width ?? 0)
+    height.pointee = gint(size?.height ?? 0)
+}
+
+@_cdecl("rc_pipcompositor_create_output_buffer")
+func pipcompositorCreateOutputBuffer(_ element: UnsafeMutablePointer<RcPipCompositor>,
+                                     _ outbuf: UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>) -> GstFlowReturn {
+    PipCompositor.of(element).createOutputBuffer(element, outbuf)
+}
+
+@_cdecl("rc_pipcompositor_aggregate_frames")
+func pipcompositorAggregateFrames(_ element: UnsafeMutablePointer<RcPipCompositor>,
+                                  _ outbuf: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+    PipCompositor.of(element).aggregateFrames(element, outbuf)
+}
