@@ -149,6 +149,26 @@ import Testing
         print("keep-aspect-ratio \(main.width)x\(main.height) into 320x180: picture at \(picture.rect)")
     }
 
+    /// The bars take the background: a colour, white, or compositor's checker pattern.
+    @Test(arguments: ["color background-color=0xff3366cc", "white", "checker", "transparent"])
+    func barsShowTheBackground(background: String) throws {
+        let description = "videotestsrc pattern=black num-buffers=1 ! \(videoCaps(.nv12, 90, 160)) "
+            + "! pipcompositor name=pip background=\(background) sink_0::sizing-policy=keep-aspect-ratio "
+            + "! \(videoCaps(.nv12, 320, 180)) ! fakesink name=out"
+        let frame = try #require(try Self.frames(description)["out"]?.last)
+        for (x, y) in [(0, 0), (9, 3), (50, 100), (300, 170)] {
+            let expected: YUVColor
+            switch background {
+            case "white": expected = RGBColor.white.yuv(in: Self.limited)
+            case "checker": expected = YUVColor(y: ((x >> 3) ^ (y >> 3)) & 1 == 0 ? 80 : 160, u: 128, v: 128)
+            case "transparent": expected = RGBColor.black.yuv(in: Self.limited)
+            default: expected = RGBColor(hex: 0x3366CC).yuv(in: Self.limited)
+            }
+            #expect(frame.yuv(x, y) == expected, "\(background) at (\(x), \(y))")
+        }
+        #expect(frame.yuv(160, 90) == RGBColor.black.yuv(in: Self.limited), "the main picture")
+    }
+
     /// replaykitsrc's orientation=right sends image-orientation=rotate-90: the main picture is
     /// turned upright, as `videoflip video-direction=auto` does, and the output is landscape.
     @Test func orientationTagRotatesTheMainPicture() throws {

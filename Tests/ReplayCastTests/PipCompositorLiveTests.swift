@@ -1,0 +1,145 @@
+import CGStreamer
+import CReplayCast
+import Foundation
+import MediaKernels
+@testable import ReplayCast
+import Synchronization
+import Testing
+
+/// Live pipelines: a PiP that is not linked, ends, arrives late or is slow never holds the
+/// main picture back; properties change while playing without torn frames. Everything runs
+/// at 60 fps so each test takes about half a second of real time.
+@Suite struct PipCompositorLiveTests {
+    static let white = RGBColor.white.yuv(in: .bt709Limited).y
+
+    /// Main: 60 fps live black for `frames` frames; output grabbed at `out` with arrival times.
+    /// `unlinkedPad` requests a sink pad that stays unlinked.
+    static func run(pip: String?, frames: Int = 30, extra: String = "", unlinkedPad: Bool = false, timeout: Double = 10,
+                    whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
+                    finished: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil)
+        throws -> (run: PipelineRun, frames: [GrabbedFrame], arrivals: [Double]) {
+        var description = "videotestsrc is-live=true pattern=black num-buffers=\(frames) ! \(videoCaps(.nv12, 160, 120, fps: "60/1")) "
+            + "! pipcompositor name=pip \(extra) ! fakesink name=out "
+        if let pip { description += "\(pip) ! pip." }
+        let grabber = FrameGrabber()
+        let arrivals = Mutex<[Double]>([])
+        let start = Date()
+        let run = try PipelineRun.run(description, timeout: timeout, prepare: { pipeline in
+            grabber.attach(to: pipeline, element: "out") { _ in
+                arrivals.withLock { $0.append(Date().timeIntervalSince(start)) }
+            }
+            if unlinkedPad {
+                let pip = gst_bin_get_by_name(rc_bin(pipeline), "pip")!
+                let pad = gst_element_request_pad_simple(pip, "sink_%u")!
+                gst_util_set_object_arg(rc_gobject(pad), "xpos", "10")
+                gst_object_unref(pad)
+                gst_object_unref(pip)
+            }
+        }, whilePlaying: whilePlaying, finished: finished)
+        return (run, grabber.frames, arrivals.withLock { $0 })
+    }
+
+    static func hasPiP(_ frame: GrabbedFrame) -> Bool {
+        PipCompositorPixelTests.region(of: white, in: frame).count > 0
+    }
+
+    /// The 30th output frame (0.5 s of main) arrives on time, give or take the latency and a
+    /// busy machine.
+    static func expectLivePace(_ arrivals: [Double], _ label: String) {
+        #expect(arrivals.count >= 30, "\(label): \(arrivals.count) frames")
+        if arrivals.count >= 30 {
+            #expect(arrivals[29] < 1.5, "\(label): frame 30 after \(arrivals[29]) s")
+            print(String(format: "%@: frame 30 arrived after %.2f s", label, arrivals[29]))
+        }
+    }
+
+    /// A sink pad requested before playing and never linked (the PiP is configured in
+    /// advance). With ignore-inactive-pads=true (our default) it is not waited for and the
+    /// output ends with the main; with false (compositor's default) frames still come at live
+    /// pace, but, as with compositor, the output does not end while a pad has neither data
+    /// nor EOS: the run is stopped after 1.5 s.
+    @Test(arguments: [true, false])
+    func unlinkedPiPPadDoesNotStallTheMain(ignoreInactivePads: Bool) throws {
+        let outcome = try Self.run(pip: nil, extra: "ignore-inactive-pads=\(ignoreInactivePads)", unlinkedPad: true,
+                                   timeout: ignoreInactivePads ? 10 : 1.5)
+        #expect(outcome.run.error == nil)
+        #expect(outcome.run.reachedEOS == ignoreInactivePads && outcome.run.timedOut == !ignoreInactivePads)
+        Self.expectLivePace(outcome.arrivals, "unlinked sink_1, ignore-inactive-pads=\(ignoreInactivePads)")
+    }
+
+    @Test func pipThatEndsLeavesTheMainAlone() throws {
+        let outcome = try Self.run(pip: "videotestsrc is-live=true pattern=white num-buffers=5 ! \(videoCaps(.nv12, 32, 24, fps: "60/1"))")
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS)
+        Self.expectLivePace(outcome.arrivals, "PiP ends after 5 frames")
+        #expect(outcome.frames.prefix(3).contains(where: Self.hasPiP), "the PiP was shown")
+        #expect(!outcome.frames.suffix(10).contains(where: Self.hasPiP), "and is gone after its EOS")
+    }
+
+    /// A PiP six times slower than real time: its buffers are late, the main is not.
+    @Test func slowPiPDoesNotSlowTheMain() throws {
+        let outcome = try Self.run(pip: "videotestsrc is-live=true pattern=white num-buffers=5 ! \(videoCaps(.nv12, 32, 24, fps: "60/1")) "
+                                   + "! identity sleep-time=100000")
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS)
+        Self.expectLivePace(outcome.arrivals, "PiP at a sixth of real time")
+    }
+
+    /// No PiP at first; one is linked to a new pad after 0.25 s and shows up.
+    @Test func pipArrivingLaterAppears() throws {
+        let outcome = try Self.run(pip: nil, frames: 45, whilePlaying: { pipeline in
+            Thread.sleep(forTimeInterval: 0.25)
+            var error: UnsafeMutablePointer<GError>?
+            let branch = gst_parse_bin_from_description(
+                "videotestsrc is-live=true do-timestamp=true pattern=white num-buffers=20 ! \(videoCaps(.nv12, 32, 24, fps: "60/1")) ! queue", 1, &error)!
+            gst_bin_add(rc_bin(pipeline), branch)
+            let pip = gst_bin_get_by_name(rc_bin(pipeline), "pip")!
+            let sink = gst_element_request_pad_simple(pip, "sink_%u")!
+            let source = gst_element_get_static_pad(branch, "src")!
+            _ = gst_pad_link(source, sink)
+            _ = gst_element_sync_state_with_parent(branch)
+            gst_object_unref(source)
+            gst_object_unref(sink)
+            gst_object_unref(pip)
+        })
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS)
+        Self.expectLivePace(outcome.arrivals, "PiP linked after 0.25 s")
+        #expect(!outcome.frames.prefix(10).contains(where: Self.hasPiP), "no PiP before it is linked")
+        #expect(outcome.frames.contains(where: Self.hasPiP), "the PiP shows up once it arrives")
+    }
+
+    /// xpos and ypos move from an application thread every 5 ms while 30 live frames are
+    /// made: every frame holds the whole PiP, once (settings are copied once per frame).
+    @Test func propertiesChangeWhilePlayingWithoutTearing() throws {
+        final class Mover: Sendable {
+            let stop = Atomic<Bool>(false)
+            let done = DispatchSemaphore(value: 0)
+        }
+        let mover = Mover()
+        let outcome = try Self.run(pip: "videotestsrc is-live=true pattern=white num-buffers=30 ! \(videoCaps(.nv12, 32, 24, fps: "60/1"))",
+                                   whilePlaying: { pipeline in
+            nonisolated(unsafe) let pipeline = pipeline
+            Thread.detachNewThread {
+                var step = 0
+                while !mover.stop.load(ordering: .relaxed) {
+                    step += 1
+                    setPadProperty(pipeline, element: "pip", pad: "sink_1", "xpos", "\(2 * (step % 60))")
+                    setPadProperty(pipeline, element: "pip", pad: "sink_1", "ypos", "\(2 * (step % 40))")
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+                mover.done.signal()
+            }
+        }, finished: { _ in
+            mover.stop.store(true, ordering: .relaxed)
+            mover.done.wait()
+        })
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS)
+        var positions = Set<PixelPoint>()
+        for frame in outcome.frames {
+            let found = PipCompositorPixelTests.region(of: Self.white, in: frame)
+            if found.count == 0 { continue } // before the PiP's first buffer
+            #expect(found.rect.size == PixelSize(width: 32, height: 24) && found.count == 32 * 24, "frame at \(frame.pts)")
+            positions.insert(found.rect.origin)
+        }
+        #expect(positions.count > 5, "the PiP moved: \(positions.count) positions")
+        print("moving PiP: \(outcome.frames.count) frames, \(positions.count) positions, none torn")
+    }
+}
