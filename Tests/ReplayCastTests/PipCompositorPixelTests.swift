@@ -170,18 +170,44 @@ import Testing
     }
 
     /// replaykitsrc's orientation=right sends image-orientation=rotate-90: the main picture is
-    /// turned upright, as `videoflip video-direction=auto` does, and the output is landscape.
-    @Test func orientationTagRotatesTheMainPicture() throws {
-        let source = "replaykitsrc is-live=false width=128 height=256 num-frames=3 schedule=0s:orientation=right"
+    /// turned upright, as `videoflip video-direction=auto` does, from the frame after the tag,
+    /// and the output renegotiates to landscape (at the start or mid-stream).
+    @Test(arguments: ["0s", "0.2s"])
+    func orientationTagRotatesTheMainPicture(at time: String) throws {
+        let source = "replaykitsrc is-live=false width=128 height=256 num-frames=10 schedule=\(time):orientation=right"
         let description = "\(source) name=a a.video ! pipcompositor name=pip ! fakesink name=out "
             + "\(source) name=b b.video ! videoflip video-direction=auto ! fakesink name=flipped"
         var plans = PipCompositor.PlanCounts()
         let grabbed = try Self.frames(description, grab: ["flipped"], plans: &plans)
         let ours = try #require(grabbed["out"]), reference = try #require(grabbed["flipped"])
-        #expect(ours.first?.size == PixelSize(width: 256, height: 128), "the output is the upright picture's size")
-        #expect(ours.count == reference.count && !ours.isEmpty)
-        for (a, b) in zip(ours, reference) { #expect(a.planes == b.planes, "frame at \(a.pts)") }
-        #expect(plans.compose == ours.count)
+        #expect(ours.count == reference.count && ours.count == 10)
+        for (a, b) in zip(ours, reference) {
+            #expect(a.size == b.size && a.planes == b.planes, "frame at \(a.pts): \(a.size) against \(b.size)")
+        }
+        #expect(ours.last?.size == PixelSize(width: 256, height: 128), "the output is the upright picture's size")
+        let rotated = ours.filter { $0.size.width == 256 }.count
+        #expect(plans.compose == rotated && plans.taken == ours.count - rotated, "\(plans)")
+        print("orientation=right at \(time): \(rotated) of \(ours.count) frames rotated, identical to videoflip; plans \(plans)")
+    }
+
+    /// A pause of the broadcast sends GAP events on the screen: the background shows (as with
+    /// compositor), the PiP stays.
+    @Test func mainGapShowsTheBackground() throws {
+        let description = "replaykitsrc is-live=false width=128 height=256 num-frames=20 schedule=\"0.2s:pause; 0.4s:resume\" "
+            + "name=a a.video ! pipcompositor name=pip background=white sink_1::xpos=8 sink_1::ypos=8 ! fakesink name=out "
+            + "videotestsrc pattern=black num-buffers=30 ! video/x-raw,format=NV12,width=16,height=16,framerate=30/1 ! pip."
+        let frames = try #require(try Self.frames(description)["out"])
+        let white = RGBColor.white.yuv(in: .bt709Full).y
+        let paused = frames.filter { $0.pts >= 200_000_000 && $0.pts < 400_000_000 }
+        #expect(!paused.isEmpty)
+        for frame in frames {
+            let background = Self.region(of: white, in: frame).count
+            let inPause = frame.pts >= 200_000_000 && frame.pts < 400_000_000
+            if inPause {
+                #expect(background == 128 * 256 - 16 * 16, "paused at \(frame.pts): background and the PiP")
+            }
+        }
+        print("main GAP: \(paused.count) frames show the background")
     }
 
     /// A PiP in other colours (BT.601, or RGB) is converted, the main picture is not: the PiP

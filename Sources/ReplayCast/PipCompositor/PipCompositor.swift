@@ -383,8 +383,11 @@ final class PipCompositor {
 
     // MARK: - Orientation and negotiation
 
+    /// `allCases` is computed (a new array per call): looked up once.
+    private static let orientations = Orientation.allCases
+
     static func orientation(_ index: gint) -> Orientation {
-        Orientation.allCases.indices.contains(Int(index)) ? Orientation.allCases[Int(index)] : .rotate0
+        orientations.indices.contains(Int(index)) ? orientations[Int(index)] : .rotate0
     }
 
     func tag(_ element: UnsafeMutablePointer<RcPipCompositor>, _ pad: UnsafeMutablePointer<RcPipCompositorPad>,
@@ -395,7 +398,7 @@ final class PipCompositor {
         guard let list, gst_tag_list_get_string(list, "image-orientation", &text) != 0, let text else { return }
         defer { g_free(text) }
         guard let orientation = Orientation(tag: String(cString: text)),
-              let index = Orientation.allCases.firstIndex(of: orientation) else { return }
+              let index = Self.orientations.firstIndex(of: orientation) else { return }
         pad.pointee.pending_orientation = gint(index)
         pad.pointee.has_pending_orientation = 1
         // The output follows the upright main picture unless downstream fixes its size.
