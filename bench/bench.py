@@ -73,6 +73,7 @@ def run_case(case, runs, use_callgrind):
     own_ours, own_peer = med["ours"] - med["baseline"], med["peer"] - med["baseline"]
     wall_ratio = ratio(med["ours"], med["peer"], med["baseline"])
     print(f"   own cost: ours {own_ours * 1000:.0f} ms, peer {own_peer * 1000:.0f} ms -> own-cost ratio (wall) {wall_ratio:.2f}")
+    print(f"   own cost per buffer: ours {own_ours / n * 1000:.3f} ms, peer {own_peer / n * 1000:.3f} ms")
     result = {"wall": wall_ratio}
     if use_callgrind:
         m = case["callgrind_buffers"]
@@ -87,6 +88,7 @@ def run_case(case, runs, use_callgrind):
         print(f"   own-cost ratio (instructions/buffer) {cg_ratio:.2f}; including start-up at {m} buffers {full_ratio:.2f}")
         result["callgrind"] = cg_ratio
     if case.get("note"):
+        sys.stdout.flush()  # the note writes to the same stdout: keep the order when piped
         subprocess.run(case["note"], check=True)
     if case["target"] is not None:
         verdict = "meets" if min(result.values()) >= case["target"] else "MISSES"

@@ -14,6 +14,14 @@ APP_441 = ("audiotestsrc wave=square volume=0.4 samplesperbuffer=441 num-buffers
 MIC_32 = ("audiotestsrc wave=square freq=440 volume=0.2 samplesperbuffer=320 num-buffers={n} "
           "! audio/x-raw,format=S16LE,rate=32000,channels=1")
 
+# 1080p NV12 screen and a 480x270 NV12 camera, colorimetry stated on every input (compositor
+# converts every frame when inputs disagree) and cheap sources (GUIDE.md section 5).
+SCREEN_1080P = ("videotestsrc pattern=black num-buffers={n} "
+                "! video/x-raw,format=NV12,width=1920,height=1080,framerate=30/1,colorimetry=bt709")
+CAMERA_270P = ("videotestsrc pattern=solid-color foreground-color=0xff3366cc num-buffers={n} "
+               "! video/x-raw,format=NV12,width=480,height=270,framerate=30/1,colorimetry=bt709")
+OUT_1080P = "video/x-raw,format=NV12,width=1920,height=1080,colorimetry=bt709"
+
 CASES = [
     {
         "name": "volumemeter",
@@ -67,5 +75,18 @@ CASES = [
         "callgrind_buffers": 30,
         "target": 1.0,             # no more costly per frame than videotestsrc pattern=smpte
         "note": ["python3", "bench/live_cpu.py"],
+    },
+    {
+        "name": "pipcompositor",
+        "what": "pipcompositor vs compositor, 1080p NV12 screen + 480x270 NV12 PiP at (1380, 60), same colorimetry",
+        "ours": (SCREEN_1080P + " ! pipcompositor name=c sink_1::xpos=1380 sink_1::ypos=60 ! " + OUT_1080P
+                 + " ! fakesink sync=false " + CAMERA_270P + " ! c."),
+        "peer": (SCREEN_1080P + " ! compositor name=c background=black sink_1::xpos=1380 sink_1::ypos=60 ! " + OUT_1080P
+                 + " ! fakesink sync=false " + CAMERA_270P + " ! c."),
+        "baseline": SCREEN_1080P + " ! fakesink sync=false " + CAMERA_270P + " ! fakesink sync=false",
+        "buffers": 900,            # 30 s of video
+        "callgrind_buffers": 30,
+        "target": 3.0,
+        "note": ["python3", "bench/frame_copy.py", "1920", "1080"],
     },
 ]
