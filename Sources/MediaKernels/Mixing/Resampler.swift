@@ -308,16 +308,6 @@ public final class Resampler {
         positionFrame += frames
     }
 
-    @inline(__always)
-    private func advance(_ frame: inout Int, _ phase: inout Int) {
-        frame &+= stepFrames
-        phase &+= stepPhase
-        if phase >= phaseCount {
-            phase &-= phaseCount
-            frame &+= 1
-        }
-    }
-
     /// A memmove in every build; typed `update(from:)` is an element loop in debug builds,
     /// which made the minute-long tests crawl.
     @inline(__always)
