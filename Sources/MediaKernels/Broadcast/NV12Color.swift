@@ -20,12 +20,9 @@ struct NV12Color: Sendable, Equatable {
 
     /// From non-linear (gamma-encoded) R'G'B' bytes.
     init(red: Int, green: Int, blue: Int) {
-        let r = Double(red), g = Double(green), b = Double(blue)
-        let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
-        let byte = { (value: Double) in UInt8(max(0, min(255, value.rounded()))) }
-        y = byte(luma)
-        cb = byte(128 + (b - luma) / 1.8556)
-        cr = byte(128 + (r - luma) / 1.5748)
+        let rgb = RGBColor(red: UInt8(clamping: red), green: UInt8(clamping: green), blue: UInt8(clamping: blue))
+        let yuv = rgb.yuv(in: .screenCapture)
+        self.init(y: yuv.y, cb: yuv.u, cr: yuv.v)
     }
 
     /// Linear mix in R'G'B' space, `amount` 0 → self … 1 → other.
