@@ -243,14 +243,12 @@ final class DualMixer {
 
         let bytesPerSample = output == .s16le ? 2 : 4
         let buffer = gst_buffer_new_allocate(nil, gsize(2 * frames * bytesPerSample), nil)!
-        var map = GstMapInfo()
-        if gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0, let data = map.data {
+        buffer.withWritableBytes { data in
             if output == .s16le {
                 PCMConversion.toS16LE(bus, samples: 2 * frames, into: data)
             } else {
                 PCMConversion.toF32LE(bus, samples: 2 * frames, into: data)
             }
-            gst_buffer_unmap(buffer, &map)
         }
         let pts = MixerInput.time(ofOutputFrame: start, t0: t0)
         let stop = MixerInput.time(ofOutputFrame: end, t0: t0)

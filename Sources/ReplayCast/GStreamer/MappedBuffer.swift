@@ -10,6 +10,15 @@ extension UnsafeMutablePointer where Pointee == GstBuffer {
         return body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
     }
 
+    /// Runs `body` on the buffer's memory mapped for writing; nil if it cannot be mapped.
+    @discardableResult
+    func withWritableBytes<R>(_ body: (UnsafeMutablePointer<UInt8>) -> R) -> R? {
+        var map = GstMapInfo()
+        guard gst_buffer_map(self, &map, GST_MAP_WRITE) != 0, let data = map.data else { return nil }
+        defer { gst_buffer_unmap(self, &map) }
+        return body(data)
+    }
+
     var presentationTime: GstClockTime { pointee.pts }
     var isDiscont: Bool { rc_buffer_is_discont(self) != 0 }
     var isGap: Bool { rc_buffer_is_gap(self) != 0 }

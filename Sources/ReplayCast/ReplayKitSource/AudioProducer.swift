@@ -76,14 +76,12 @@ final class AudioProducer: StreamProducer {
     private func makeBuffer(firstSample: Int64, frames: Int, silent: Bool) -> UnsafeMutablePointer<GstBuffer> {
         let size = frames * stream.channels * stream.format.bytesPerSample
         let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
-        var map = GstMapInfo()
-        if gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0, let data = map.data {
+        buffer.withWritableBytes { data in
             if silent {
                 data.initialize(repeating: 0, count: size)
             } else {
                 content.render(from: firstSample, count: frames, channels: stream.channels, format: stream.format, into: data)
             }
-            gst_buffer_unmap(buffer, &map)
         }
         return buffer
     }

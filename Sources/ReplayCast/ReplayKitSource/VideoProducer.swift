@@ -80,15 +80,15 @@ final class VideoProducer: StreamProducer {
             rc_element_error_stream_format(element, "replaykitsrc could not get a video buffer", nil)
             return nil
         }
-        var map = GstMapInfo()
-        guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0, let data = map.data else {
+        let rendered: Void? = buffer.withWritableBytes { data in
+            renderer.render(frameNumber: delivered, time: time,
+                            yPlane: data + Int(info.offset.0), yStride: Int(info.stride.0),
+                            uvPlane: data + Int(info.offset.1), uvStride: Int(info.stride.1))
+        }
+        guard rendered != nil else {
             gst_buffer_unref(buffer)
             return nil
         }
-        renderer.render(frameNumber: delivered, time: time,
-                        yPlane: data + Int(info.offset.0), yStride: Int(info.stride.0),
-                        uvPlane: data + Int(info.offset.1), uvStride: Int(info.stride.1))
-        gst_buffer_unmap(buffer, &map)
         return buffer
     }
 
