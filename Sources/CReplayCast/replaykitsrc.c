@@ -39,6 +39,7 @@ enum {
   PROP_MIC_CHANNELS,
   PROP_GAP_EVENTS,
   PROP_AUDIO_AFTER_CALL,
+  PROP_SYNC_MARKS,
 };
 
 enum { SIGNAL_PAUSE, SIGNAL_RESUME, SIGNAL_FINISH, SIGNAL_COUNT };
@@ -145,6 +146,7 @@ static void set_property(GObject *object, guint id, const GValue *value, GParamS
     case PROP_MIC_CHANNELS: s->mic_channels = g_value_get_int(value); break;
     case PROP_GAP_EVENTS: s->gap_events = g_value_get_boolean(value); break;
     case PROP_AUDIO_AFTER_CALL: s->audio_after_call = g_value_get_boolean(value); break;
+    case PROP_SYNC_MARKS: s->sync_marks = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -173,6 +175,7 @@ static void get_property(GObject *object, guint id, GValue *value, GParamSpec *p
     case PROP_MIC_CHANNELS: g_value_set_int(value, s->mic_channels); break;
     case PROP_GAP_EVENTS: g_value_set_boolean(value, s->gap_events); break;
     case PROP_AUDIO_AFTER_CALL: g_value_set_boolean(value, s->audio_after_call); break;
+    case PROP_SYNC_MARKS: g_value_set_boolean(value, s->sync_marks); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -476,6 +479,12 @@ static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
   g_object_class_install_property(gobject_class, PROP_AUDIO_AFTER_CALL,
       g_param_spec_boolean("audio-after-call", "Audio after call",
           "Audio returns when a phone call ends (false: only video flows after a call, as seen on devices)",
+          FALSE, flags));
+  g_object_class_install_property(gobject_class, PROP_SYNC_MARKS,
+      g_param_spec_boolean("sync-marks", "Sync marks",
+          "At every whole second of capture time from 1 s: a 100 ms white flash in the video and, in the app and mic "
+          "audio, 100 ms of silence then a 10 ms 1 kHz click starting exactly at the mark, to measure A/V sync downstream "
+          "(replaycast check-sync)",
           FALSE, flags));
 
   signals[SIGNAL_PAUSE] = g_signal_new_class_handler("pause", G_TYPE_FROM_CLASS(klass),

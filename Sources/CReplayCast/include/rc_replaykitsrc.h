@@ -44,6 +44,7 @@ typedef struct {
   gint mic_rate, mic_channels;
   gboolean gap_events;
   gboolean audio_after_call;
+  gboolean sync_marks;
 } RcReplayKitSrcSettings;
 
 typedef struct {

@@ -41,15 +41,18 @@ public struct ProgramAudio: Sendable {
 
     public let content: Content
     public let rate: Int
+    /// Whether `SyncMarks` are drawn over the programme.
+    public let syncMarks: Bool
     private let generator: Generator
     private let micDelays: [Int64]
     private let micGains: [Float]
     private let roomNoiseAmplitude: Float
 
-    public init(_ content: Content, rate: Int) {
+    public init(_ content: Content, rate: Int, syncMarks: Bool = false) {
         precondition(Self.rates.contains(rate), "ProgramAudio renders 8–96 kHz")
         self.content = content
         self.rate = rate
+        self.syncMarks = syncMarks
         switch content {
         case .music: generator = .music(MusicProgram(rate: rate))
         case .speech: generator = .speech(SpeechProgram(rate: rate))
@@ -79,6 +82,9 @@ public struct ProgramAudio: Sendable {
                         renderMusic(music, from: start, frames: frames, channels: channels, planes: planes.baseAddress!)
                     case .speech(let speech):
                         renderSpeech(speech, from: start, frames: frames, channels: channels, planes: planes.baseAddress!)
+                    }
+                    if syncMarks {
+                        SyncMarks.overlay(planes: planes.baseAddress!, channels: channels, from: start, frames: frames, rate: rate)
                     }
                     SampleStore.store(planes.baseAddress!, channels: channels, frames: frames, format: format,
                                       into: destination + done * bytesPerFrame)

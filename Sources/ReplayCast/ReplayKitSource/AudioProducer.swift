@@ -19,7 +19,7 @@ final class AudioProducer: StreamProducer {
         let isMic = kind == RC_STREAM_MIC
         program = isMic ? .speech : .music
         stream = isMic ? configuration.mic : configuration.app
-        content = ProgramAudio(program, rate: stream.rate)
+        content = ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
         run = AudioRun(rate: stream.rate, cadence: stream.cadence, startTime: 0)
         super.init(kind: kind, element: element, timeline: timeline, configuration: configuration, groupID: groupID)
     }
@@ -46,7 +46,7 @@ final class AudioProducer: StreamProducer {
             // The mic format changed (AirPods connected): new caps, a new run of samples.
             stream.rate = state.micRate
             stream.channels = state.micChannels
-            content = ProgramAudio(program, rate: stream.rate)
+            content = ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
             run = AudioRun(rate: stream.rate, cadence: stream.cadence, startTime: start)
             bufferIndex = 0
             pushCaps(caps())

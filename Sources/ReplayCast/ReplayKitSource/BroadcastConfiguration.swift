@@ -19,6 +19,7 @@ struct BroadcastConfiguration {
     var initialMic: MicMode
     var gapEvents: Bool
     var audioAfterCall: Bool
+    var syncMarks: Bool
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -68,11 +69,22 @@ struct BroadcastConfiguration {
         }
         gapEvents = s.gap_events != 0
         audioAfterCall = s.audio_after_call != 0
+        syncMarks = s.sync_marks != 0
         do {
             _ = try ScreenRenderer(width: width, height: height)
         } catch {
             throw Failure(description: "\(error)")
         }
+    }
+
+    /// The next video slot after `slot` (nil: the first) that gets a frame: the screen changed,
+    /// or a sync mark's flash starts or ends. Nil when the screen never changes again.
+    func nextFrameTime(after slot: UInt64?) -> UInt64? {
+        let fps = VideoProducer.framesPerSecond
+        let screen = activity.nextFrameTime(after: slot, maxFramesPerSecond: fps)
+        guard syncMarks, let slot else { return screen }
+        let edge = SyncMarks.nextEdge(after: slot)
+        return screen.map { min($0, edge) } ?? edge
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<gchar>?) -> String {

@@ -48,7 +48,7 @@ final class ReplayKitSource {
         let events = BroadcastTimeline(configuration: c, videoFinish: nil)
         var last: UInt64?
         var count = 0
-        while let time = c.activity.nextFrameTime(after: last, maxFramesPerSecond: VideoProducer.framesPerSecond) {
+        while let time = c.nextFrameTime(after: last) {
             if let finish = events.finishTime, time >= finish { return nil }
             if events.state(at: time).deliversVideo {
                 count += 1

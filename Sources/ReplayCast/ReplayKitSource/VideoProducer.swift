@@ -4,7 +4,7 @@ import MediaKernels
 
 /// The screen: NV12 full range, a frame per 1/30 s slot while the screen changes, none while
 /// it is static, GAP per slot while paused. Frames carry their number and capture time in a
-/// barcode.
+/// barcode; with sync-marks, frames in a mark's flash are white below it.
 final class VideoProducer: StreamProducer {
     static let framesPerSecond = 30
     private let renderer: ScreenRenderer
@@ -44,7 +44,7 @@ final class VideoProducer: StreamProducer {
 
     override func produce() -> Bool {
         let finish = timeline.finishTime
-        guard let time = configuration.activity.nextFrameTime(after: lastSlot, maxFramesPerSecond: Self.framesPerSecond) else {
+        guard let time = configuration.nextFrameTime(after: lastSlot) else {
             // The screen never changes again: nothing until the broadcast finishes.
             if let finish { return endWhenDue(finish) }
             return waitForAction() != .stopped
@@ -81,9 +81,15 @@ final class VideoProducer: StreamProducer {
             return nil
         }
         let rendered: Void? = buffer.withWritableBytes { data in
-            renderer.render(frameNumber: delivered, time: time,
-                            yPlane: data + Int(info.offset.0), yStride: Int(info.stride.0),
-                            uvPlane: data + Int(info.offset.1), uvStride: Int(info.stride.1))
+            let yPlane = data + Int(info.offset.0), uvPlane = data + Int(info.offset.1)
+            let yStride = Int(info.stride.0), uvStride = Int(info.stride.1)
+            renderer.render(frameNumber: delivered, time: time, yPlane: yPlane, yStride: yStride,
+                            uvPlane: uvPlane, uvStride: uvStride)
+            if configuration.syncMarks, SyncMarks.flash(at: time) != nil {
+                SyncMarks.drawFlash(yPlane: yPlane, yStride: yStride, uvPlane: uvPlane, uvStride: uvStride,
+                                    width: configuration.width, height: configuration.height,
+                                    keepRows: FrameBarcode.height(forWidth: configuration.width))
+            }
         }
         guard rendered != nil else {
             gst_buffer_unref(buffer)
