@@ -43,7 +43,7 @@ let package = Package(
             linkerSettings: strictLinking),
         .executableTarget(
             name: "ReplayCastCLI",
-            dependencies: ["ReplayCast", "CReplayCast", "CGStreamer",
+            dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "MediaKernels",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "MediaKernelsTests", dependencies: ["MediaKernels"]),
         .testTarget(name: "ReplayCastTests", dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "CGstCheck", "MediaKernels"]),

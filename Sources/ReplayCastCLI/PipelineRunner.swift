@@ -70,6 +70,28 @@ struct PipelineRunner {
         return status
     }
 
+    /// Plays `pipeline` until end-of-stream; the error's text (with the element that posted
+    /// it), or a time-out, when it does not get there.
+    static func runToEnd(_ pipeline: UnsafeMutablePointer<GstElement>, timeout: Double) -> String? {
+        let bus = gst_element_get_bus(pipeline)!
+        defer { gst_object_unref(bus) }
+        let started = gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE
+        let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue)
+        // A pipeline that cannot start has said why on the bus already.
+        let limit = started ? GstClockTime(timeout * 1e9) : 0
+        guard let message = gst_bus_timed_pop_filtered(bus, limit, mask) else {
+            return started ? "no end of stream after \(timeout) s" : "the pipeline cannot start"
+        }
+        defer { gst_message_unref(message) }
+        guard message.pointee.type == GST_MESSAGE_ERROR else { return nil }
+        var gerror: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &gerror, &debug)
+        defer { g_clear_error(&gerror); g_free(debug) }
+        let source = message.pointee.src.map { String(cString: rc_object_name($0)) } ?? "?"
+        return "\(source): " + (gerror.map { String(cString: $0.pointee.message) } ?? "error")
+    }
+
     private func parse() throws -> UnsafeMutablePointer<GstElement> {
         var error: UnsafeMutablePointer<GError>?
         let pipeline = gst_parse_launch(description, &error)

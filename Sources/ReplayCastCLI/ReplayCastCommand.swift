@@ -7,7 +7,7 @@ struct ReplayCastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replaycast",
         abstract: "Run ReplayCast pipelines with live loudness meters.",
-        subcommands: [Run.self, Launch.self])
+        subcommands: [Run.self, Launch.self, CheckSync.self])
 }
 
 struct RunOptions: ParsableArguments {

@@ -3,7 +3,7 @@ import CReplayCast
 
 extension UnsafeMutablePointer where Pointee == GstBuffer {
     /// Runs `body` on the buffer's memory mapped for reading; nil if it cannot be mapped.
-    func withReadableBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    public func withReadableBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
         var map = GstMapInfo()
         guard gst_buffer_map(self, &map, GST_MAP_READ) != 0 else { return nil }
         defer { gst_buffer_unmap(self, &map) }

@@ -1,0 +1,113 @@
+import CGStreamer
+import CReplayCast
+import Foundation
+import MediaKernels
+import ReplayCast
+import Synchronization
+
+/// Decodes an output (HLS playlist, FLV, MP4, a URL) as fast as it can and feeds every
+/// frame and audio buffer to a `SyncMarkDetector`. Video is scaled to 64x64 grey (the
+/// flash covers the frame, so the mean of a thumbnail is enough), audio mixed to mono F32.
+struct SyncCheck {
+    static let thumbnail = 64
+    static let audioRate = 48000
+
+    let input: String
+    let timeout: Double
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Per-run state the streaming threads write to; read after the pipeline stopped.
+    final class Collector: Sendable {
+        let detector = Mutex(SyncMarkDetector())
+        let videoFrames = Atomic<Int>(0)
+        let audioSamples = Atomic<Int>(0)
+    }
+
+    var uri: String {
+        if input.contains("://") { return input }
+        guard let converted = gst_filename_to_uri(input, nil) else { return input }
+        defer { g_free(converted) }
+        return String(cString: converted)
+    }
+
+    func run() throws -> (SyncMarkDetector.Report, videoFrames: Int, audioSeconds: Double) {
+        gst_init(nil, nil)
+        if !input.contains("://"), !FileManager.default.fileExists(atPath: input) {
+            throw Failure(description: "\(input): no such file")
+        }
+        let description = """
+            uridecodebin uri="\(uri)" name=d \
+            d. ! video/x-raw ! queue ! videoconvert ! videoscale add-borders=false \
+              ! video/x-raw,format=GRAY8,width=\(Self.thumbnail),height=\(Self.thumbnail) \
+              ! fakesink name=video sync=false signal-handoffs=true \
+            d. ! audio/x-raw ! queue ! audioconvert ! audioresample \
+              ! audio/x-raw,format=F32LE,layout=interleaved,channels=1,rate=\(Self.audioRate) \
+              ! fakesink name=audio sync=false signal-handoffs=true
+            """
+        var error: UnsafeMutablePointer<GError>?
+        guard let pipeline = gst_parse_launch(description, &error), error == nil else {
+            let text = error.map { String(cString: $0.pointee.message) } ?? "cannot build the decoder"
+            g_clear_error(&error)
+            throw Failure(description: text)
+        }
+        defer { gst_object_unref(pipeline) }
+        let collector = Collector()
+        let context = Unmanaged.passRetained(collector)
+        defer { context.release() }
+        connect(pipeline, "video", context.toOpaque(), onVideo)
+        connect(pipeline, "audio", context.toOpaque(), onAudio)
+
+        let outcome = PipelineRunner.runToEnd(pipeline, timeout: timeout)
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        if let failure = outcome { throw Failure(description: "\(input): \(failure)") }
+        let report = collector.detector.withLock { $0.report() }
+        return (report, collector.videoFrames.load(ordering: .relaxed),
+                Double(collector.audioSamples.load(ordering: .relaxed)) / Double(Self.audioRate))
+    }
+
+    private typealias Handoff = @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstBuffer>?,
+                                                UnsafeMutablePointer<GstPad>?, gpointer?) -> Void
+
+    private func connect(_ pipeline: UnsafeMutablePointer<GstElement>, _ name: String, _ context: UnsafeMutableRawPointer,
+                         _ handler: Handoff) {
+        let sink = gst_bin_get_by_name(rc_bin(pipeline), name)!
+        defer { gst_object_unref(sink) }
+        g_signal_connect_data(sink, "handoff", unsafeBitCast(handler, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
+    }
+}
+
+private func seconds(_ buffer: UnsafeMutablePointer<GstBuffer>) -> Double? {
+    let pts = buffer.pointee.pts
+    return pts == GstClockTime.max ? nil : Double(pts) / 1e9
+}
+
+private func onVideo(_: UnsafeMutablePointer<GstElement>?, _ buffer: UnsafeMutablePointer<GstBuffer>?,
+                     _: UnsafeMutablePointer<GstPad>?, _ context: gpointer?) {
+    guard let buffer, let context, let time = seconds(buffer) else { return }
+    let collector = Unmanaged<SyncCheck.Collector>.fromOpaque(context).takeUnretainedValue()
+    let mean: Double? = buffer.withReadableBytes { bytes in
+        let count = min(bytes.count, SyncCheck.thumbnail * SyncCheck.thumbnail)
+        guard count > 0 else { return nil }
+        var sum = 0
+        for index in 0 ..< count { sum += Int(bytes[index]) }
+        return Double(sum) / Double(count)
+    } ?? nil
+    guard let mean else { return }
+    collector.videoFrames.add(1, ordering: .relaxed)
+    collector.detector.withLock { $0.addVideoFrame(time: time, meanLuma: mean) }
+}
+
+private func onAudio(_: UnsafeMutablePointer<GstElement>?, _ buffer: UnsafeMutablePointer<GstBuffer>?,
+                     _: UnsafeMutablePointer<GstPad>?, _ context: gpointer?) {
+    guard let buffer, let context, let time = seconds(buffer) else { return }
+    let collector = Unmanaged<SyncCheck.Collector>.fromOpaque(context).takeUnretainedValue()
+    buffer.withReadableBytes { bytes in
+        let samples = UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: Float.self),
+                                          count: bytes.count / MemoryLayout<Float>.size)
+        collector.audioSamples.add(samples.count, ordering: .relaxed)
+        collector.detector.withLock { $0.addAudio(time: time, rate: SyncCheck.audioRate, samples: samples) }
+    }
+}
