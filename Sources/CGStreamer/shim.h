@@ -6,4 +6,5 @@
 #include <gst/audio/gstaudioaggregator.h>
 #include <gst/video/video.h>
 #include <gst/video/gstvideoaggregator.h>
+#include <gio/gio.h>
 #endif

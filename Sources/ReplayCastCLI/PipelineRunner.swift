@@ -1,6 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
+import ReplayCast
 import Synchronization
 
 /// Set by SIGINT: the run loop answers by sending end-of-stream, so files are finished.
@@ -23,6 +24,7 @@ struct PipelineRunner {
         guard rc_plugin_register_static() != 0 else { throw Failure(description: "the replaycast plugin failed to register") }
         let pipeline = try parse()
         defer { gst_object_unref(pipeline) }
+        HLSPlaylists.take(over: pipeline)
         signal(SIGINT) { _ in interruptions.add(1, ordering: .relaxed) }
 
         let bus = gst_element_get_bus(pipeline)!

@@ -25,7 +25,7 @@ struct Fields: CustomStringConvertible {
         case rc_type_int(): return .int(Int(g_value_get_int(value)))
         case rc_type_double(): return .double(g_value_get_double(value))
         case rc_type_boolean(): return .bool(g_value_get_boolean(value) != 0)
-        case rc_type_string(): return .string(String(cString: g_value_get_string(value)))
+        case rc_type_string(): return .string(g_value_get_string(value).map { String(cString: $0) } ?? "")
         default:
             var buffer = [Double](repeating: 0, count: 64)
             let count = rc_structure_get_double_array(s, field, &buffer, 64)
