@@ -27,3 +27,5 @@ RC_EXPORT gboolean rc_plugin_register_static(void) {
   }
   return registered == 1;
 }
+
+RC_EXPORT const gchar *rc_plugin_version(void) { return PACKAGE_VERSION; }

@@ -11,13 +11,6 @@ struct PipelineFile {
     let lines: [String]
     let description: String
 
-    static func assignment(_ text: String) throws -> (String, String) {
-        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
-            throw Failure(description: "--set expects NAME=VALUE, got '\(text)'")
-        }
-        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
-    }
-
     init(path: String, variables: [String: String]) throws {
         self.path = path
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -30,6 +23,11 @@ struct PipelineFile {
         }
         self.lines = lines
         description = lines.joined(separator: " ")
+    }
+
+    /// The description as one line for gst-launch-1.0: no comments, no blank lines.
+    var launchLine: String {
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     private static func substitute(_ line: String, _ variables: [String: String], at location: String) throws -> String {

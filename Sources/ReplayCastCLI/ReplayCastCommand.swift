@@ -6,8 +6,9 @@ import CReplayCast
 struct ReplayCastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replaycast",
-        abstract: "Run ReplayCast pipelines with live loudness meters.",
-        subcommands: [Run.self, Launch.self, CheckSync.self])
+        abstract: "Run ReplayCast pipelines with a live status screen, and check their outputs.",
+        version: String(cString: rc_plugin_version()),
+        subcommands: [Run.self, Launch.self, List.self, Print.self, CheckSync.self])
 }
 
 struct RunOptions: ParsableArguments {
@@ -16,24 +17,52 @@ struct RunOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print no meters, only errors and the summary.")
     var quiet = false
+
+    func validate() throws {
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
+    }
+}
+
+/// `--set NAME=VALUE` options, checked before anything runs.
+struct Assignments: ParsableArguments {
+    @Option(name: .customLong("set"), help: ArgumentHelp("Replace ${NAME} in the file (repeatable).", valueName: "NAME=VALUE"))
+    var assignments: [String] = []
+
+    func validate() throws {
+        for text in assignments { _ = try Self.parse(text) }
+    }
+
+    var variables: [String: String] {
+        Dictionary(assignments.compactMap { try? Self.parse($0) }, uniquingKeysWith: { $1 })
+    }
+
+    static func parse(_ text: String) throws -> (String, String) {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+            throw ValidationError("--set expects NAME=VALUE, got '\(text)'")
+        }
+        let name = text[..<eq]
+        guard name.first.map({ $0.isLetter || $0 == "_" }) == true, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            throw ValidationError("--set: '\(name)' is not a placeholder name (letters, digits and _, not starting with a digit)")
+        }
+        return (String(name), String(text[text.index(after: eq)...]))
+    }
 }
 
 extension ReplayCastCommand {
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run a pipeline description file (see pipelines/).")
+            abstract: "Run a pipeline description file (a path, or a name from `replaycast list`).")
 
         @Argument(help: "A .pipeline file: a gst-launch description, `#` comments, ${NAME:-default} placeholders.")
         var file: String
 
-        @Option(name: .customLong("set"), help: "Replace ${NAME} in the file: --set NAME=VALUE (repeatable).")
-        var assignments: [String] = []
-
+        @OptionGroup var assignments: Assignments
         @OptionGroup var options: RunOptions
 
         func run() throws {
-            let variables = try Dictionary(assignments.map(PipelineFile.assignment), uniquingKeysWith: { $1 })
-            let pipelineFile = try PipelineFile(path: file, variables: variables)
+            let pipelineFile = try PipelineFile(path: PipelineLibrary.resolve(file), variables: assignments.variables)
             let status = try PipelineRunner(description: pipelineFile.description, origin: pipelineFile,
                                             duration: options.duration, quiet: options.quiet).run()
             if status != 0 { throw ExitCode(status) }
@@ -53,6 +82,38 @@ extension ReplayCastCommand {
             let status = try PipelineRunner(description: description.joined(separator: " "), origin: nil,
                                             duration: options.duration, quiet: options.quiet).run()
             if status != 0 { throw ExitCode(status) }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the pipeline files `replaycast run NAME` finds, with their descriptions.")
+
+        func run() throws {
+            let entries = PipelineLibrary.entries()
+            guard !entries.isEmpty else {
+                print("no pipeline files in \(PipelineLibrary.folders.joined(separator: " or "))")
+                throw ExitCode(1)
+            }
+            let width = entries.map(\.name.count).max() ?? 0
+            for entry in entries {
+                print(entry.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + entry.summary)
+            }
+        }
+    }
+
+    struct Print: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a pipeline file as one gst-launch-1.0 line, placeholders filled in.")
+
+        @Argument(help: "A .pipeline file or a name from `replaycast list`.")
+        var file: String
+
+        @OptionGroup var assignments: Assignments
+
+        func run() throws {
+            let pipelineFile = try PipelineFile(path: PipelineLibrary.resolve(file), variables: assignments.variables)
+            print(pipelineFile.launchLine)
         }
     }
 }

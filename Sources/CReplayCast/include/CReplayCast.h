@@ -12,5 +12,7 @@
 
 /* Registers the plugin with the running process's registry (tests, the CLI). Idempotent. */
 gboolean rc_plugin_register_static(void);
+/* The plugin's version, as gst-inspect-1.0 shows it. */
+const gchar *rc_plugin_version(void);
 
 #endif
