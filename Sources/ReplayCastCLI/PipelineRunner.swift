@@ -13,6 +13,8 @@ struct PipelineRunner {
     let origin: PipelineFile?
     let duration: Double?
     let quiet: Bool
+    /// `--serve`: where to serve the HLS output and the preview page.
+    var serve: String?
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -25,30 +27,45 @@ struct PipelineRunner {
         let pipeline = try parse()
         defer { gst_object_unref(pipeline) }
         HLSPlaylists.take(over: pipeline)
+        let probes = PipelineProbes()
+        probes.attach(to: pipeline)
+        let server = try serve.map { try Self.previewServer($0, for: pipeline, title: origin?.path ?? "launch") }
+        server?.start()
+        defer { server?.stop() }
+        if let server { say("preview: http://\(server.address):\(server.port)/ (serving \(server.folder))") }
+        var lastPublished = -1.0
         signal(SIGINT) { _ in interruptions.add(1, ordering: .relaxed) }
 
         let bus = gst_element_get_bus(pipeline)!
         defer { gst_object_unref(bus) }
-        var meters = MeterDisplay(quiet: quiet)
-        let started = Date()
+        var broadcast = BroadcastStatus(title: origin.map { ($0.path as NSString).lastPathComponent } ?? "launch", pipeline: pipeline)
+        var display: any StatusDisplay = isatty(STDOUT_FILENO) != 0 && !quiet ? StatusScreen() : StatusLog(quiet: quiet)
         var endSent = false
         var status: Int32 = 0
-        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
-            status = 1
-        }
-        let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue |
+        let started = gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE
+        let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_QOS.rawValue |
                                   GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue)
         loop: while true {
             let interrupted = interruptions.load(ordering: .relaxed)
             if interrupted > 1 { break }
-            let timeUp = duration.map { Date().timeIntervalSince(started) >= $0 } ?? false
+            let timeUp = duration.map { broadcast.elapsed >= $0 } ?? false
             if (interrupted == 1 || timeUp) && !endSent {
                 gst_element_send_event(pipeline, gst_event_new_eos())
                 endSent = true
             }
-            guard let message = gst_bus_timed_pop_filtered(bus, 100_000_000, mask) else { continue }
+            // A pipeline that could not start has posted its error already: collect it at once.
+            guard let message = gst_bus_timed_pop_filtered(bus, started ? 100_000_000 : 0, mask) else {
+                if !started { status = 1; break loop }
+                display.show(broadcast, probes)
+                if let server, broadcast.elapsed - lastPublished >= 0.25 {
+                    lastPublished = broadcast.elapsed
+                    server.publish(broadcast.json(probes))
+                }
+                continue
+            }
             defer { gst_message_unref(message) }
             let source = message.pointee.src.map { String(cString: rc_object_name($0)) } ?? "?"
+            broadcast.update(message, source: source)
             switch message.pointee.type {
             case GST_MESSAGE_EOS:
                 break loop
@@ -57,19 +74,51 @@ struct PipelineRunner {
                 var gerror: UnsafeMutablePointer<GError>?
                 var debug: UnsafeMutablePointer<gchar>?
                 if isError { gst_message_parse_error(message, &gerror, &debug) } else { gst_message_parse_warning(message, &gerror, &debug) }
-                let text = gerror.map { String(cString: $0.pointee.message) } ?? ""
-                meters.interrupt("\(isError ? "ERROR" : "WARNING") from \(source): \(text)")
-                if let debug, !quiet { meters.interrupt("  \(String(cString: debug))") }
+                var text = gerror.map { String(cString: $0.pointee.message) } ?? ""
+                if let location = Self.location(of: message.pointee.src), !text.contains(location) { text += " (\(location))" }
+                display.interrupt("\(isError ? "ERROR" : "WARNING") from \(source): \(text)")
+                if let debug, !quiet { display.interrupt("  \(String(cString: debug))") }
                 g_clear_error(&gerror)
                 g_free(debug)
                 if isError { status = 1; break loop }
             default:
-                if let structure = gst_message_get_structure(message) { meters.update(source: source, structure) }
+                display.show(broadcast, probes)
+                if let server, broadcast.elapsed - lastPublished >= 0.25 {
+                    lastPublished = broadcast.elapsed
+                    server.publish(broadcast.json(probes))
+                }
             }
         }
         gst_element_set_state(pipeline, GST_STATE_NULL)
-        meters.finish(seconds: Date().timeIntervalSince(started))
+        display.finish(broadcast, probes)
         return status
+    }
+
+    /// A server for the folder of the pipeline's (first) HLS playlist.
+    private static func previewServer(_ address: String, for pipeline: UnsafeMutablePointer<GstElement>,
+                                      title: String) throws -> PreviewServer {
+        guard let sink = BinElements.made(by: "hlssink2", in: pipeline).first,
+              let playlist = stringProperty(sink, "playlist-location") else {
+            throw Failure(description: "--serve needs an hlssink2 in the pipeline: it serves the HLS output")
+        }
+        let folder = (playlist as NSString).deletingLastPathComponent
+        let page = PreviewPage.html(title: (title as NSString).lastPathComponent, playlist: (playlist as NSString).lastPathComponent)
+        return try PreviewServer(address: address, folder: folder.isEmpty ? "." : folder, page: page)
+    }
+
+    /// The `location` of the element that posted an error (a file, a folder pattern, a URL),
+    /// so the message names what could not be opened even when GStreamer's text does not.
+    private static func location(of object: UnsafeMutablePointer<GstObject>?) -> String? {
+        guard let object, g_object_class_find_property(rc_object_class(object), "location") != nil else { return nil }
+        return stringProperty(object, "location")
+    }
+
+    static func stringProperty(_ object: UnsafeMutableRawPointer, _ name: String) -> String? {
+        var value = GValue()
+        g_value_init(&value, rc_type_string())
+        defer { g_value_unset(&value) }
+        g_object_get_property(rc_gobject(object), name, &value)
+        return g_value_get_string(&value).map { String(cString: $0) }
     }
 
     /// Plays `pipeline` until end-of-stream; the error's text (with the element that posted

@@ -61,10 +61,14 @@ extension ReplayCastCommand {
         @OptionGroup var assignments: Assignments
         @OptionGroup var options: RunOptions
 
+        @Option(help: ArgumentHelp("Serve the HLS output and a live preview page over HTTP while the broadcast runs "
+                                   + "(PORT alone binds to 127.0.0.1).", valueName: "HOST:PORT"))
+        var serve: String?
+
         func run() throws {
             let pipelineFile = try PipelineFile(path: PipelineLibrary.resolve(file), variables: assignments.variables)
             let status = try PipelineRunner(description: pipelineFile.description, origin: pipelineFile,
-                                            duration: options.duration, quiet: options.quiet).run()
+                                            duration: options.duration, quiet: options.quiet, serve: serve).run()
             if status != 0 { throw ExitCode(status) }
         }
     }

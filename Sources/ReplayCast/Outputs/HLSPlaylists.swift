@@ -13,21 +13,13 @@ public enum HLSPlaylists {
     /// Call before the pipeline leaves NULL.
     @discardableResult
     public static func take(over pipeline: UnsafeMutablePointer<GstElement>) -> Int {
-        guard let iterator = gst_bin_iterate_all_by_element_factory_name(rc_bin(pipeline), "hlssink2") else { return 0 }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        var count = 0
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let sink = g_value_get_object(&value)?.assumingMemoryBound(to: GstElement.self) {
-                let writer = Unmanaged.passRetained(PlaylistWriter(sink: sink)).toOpaque()
-                g_signal_connect_data(sink, "get-playlist-stream", unsafeBitCast(playlistStream as PlaylistStreamHandler, to: GCallback.self),
-                                      writer, releasePlaylistWriter, GConnectFlags(rawValue: 0))
-                count += 1
-            }
-            g_value_reset(&value)
+        let sinks = BinElements.made(by: "hlssink2", in: pipeline)
+        for sink in sinks {
+            let writer = Unmanaged.passRetained(PlaylistWriter(sink: sink)).toOpaque()
+            g_signal_connect_data(sink, "get-playlist-stream", unsafeBitCast(playlistStream as PlaylistStreamHandler, to: GCallback.self),
+                                  writer, releasePlaylistWriter, GConnectFlags(rawValue: 0))
         }
-        g_value_unset(&value)
-        return count
+        return sinks.count
     }
 }
 

@@ -1,0 +1,95 @@
+import CGStreamer
+import CReplayCast
+import Foundation
+import ReplayCast
+
+/// What the status displays show, gathered from bus messages and the probes.
+struct BroadcastStatus {
+    struct Meter {
+        var source: String
+        var reading: MeterReading
+    }
+
+    struct RTMPOutput {
+        var sink: UnsafeMutablePointer<GstElement>
+        var name: String
+        var location: String
+        var failure: String?
+    }
+
+    let title: String
+    let started = Date()
+    var meters: [Meter] = []
+    var meterMessages = 0
+    var segments = 0
+    var broadcast = "starting"
+    /// QoS drops per element: each reports its running total.
+    var dropped: [String: UInt64] = [:]
+    var rtmp: [RTMPOutput] = []
+
+    init(title: String, pipeline: UnsafeMutablePointer<GstElement>) {
+        self.title = title
+        rtmp = BinElements.made(by: "rtmp2sink", in: pipeline).map { sink in
+            RTMPOutput(sink: sink, name: String(cString: rc_object_name(sink)),
+                       location: PipelineRunner.stringProperty(sink, "location") ?? "?")
+        }
+    }
+
+    var elapsed: Double { Date().timeIntervalSince(started) }
+    var droppedFrames: UInt64 { dropped.values.reduce(0, +) }
+
+    mutating func update(_ message: UnsafeMutablePointer<GstMessage>, source: String) {
+        switch message.pointee.type {
+        case GST_MESSAGE_QOS:
+            var format = GST_FORMAT_UNDEFINED
+            var processed: guint64 = 0, count: guint64 = 0
+            gst_message_parse_qos_stats(message, &format, &processed, &count)
+            if format == GST_FORMAT_BUFFERS || format == GST_FORMAT_DEFAULT { dropped[source] = UInt64(count) }
+        case GST_MESSAGE_ERROR:
+            if let index = rtmp.firstIndex(where: { $0.name == source }) { rtmp[index].failure = "failed" }
+        case GST_MESSAGE_ELEMENT:
+            guard let s = gst_message_get_structure(message) else { return }
+            let name = String(cString: gst_structure_get_name(s))
+            if let reading = MeterReading(s) {
+                meterMessages += 1
+                if let index = meters.firstIndex(where: { $0.source == source }) {
+                    meters[index].reading = reading
+                } else {
+                    meters.append(Meter(source: source, reading: reading))
+                }
+            } else if name == "splitmuxsink-fragment-closed" {
+                // hlssink2 1.22 posts nothing of its own per segment; its splitmuxsink does.
+                segments += 1
+            } else if name.hasPrefix("replaykit-broadcast-") {
+                let stage = name.dropFirst("replaykit-broadcast-".count)
+                if stage != "event" { broadcast = stage == "started" || stage == "resumed" ? "live" : String(stage) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// rtmp2sink's own counters say whether data reaches the server.
+    func rtmpState(_ output: RTMPOutput) -> String {
+        if let failure = output.failure { return failure }
+        let sent = Self.bytesSent(output.sink)
+        return sent > 0 ? String(format: "publishing, %.1f MB sent", Double(sent) / 1e6) : "connecting"
+    }
+
+    static var residentMemory: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "").map { $0 * 1024 }
+    }
+
+    private static func bytesSent(_ sink: UnsafeMutablePointer<GstElement>) -> UInt64 {
+        var value = GValue()
+        g_value_init(&value, gst_structure_get_type())
+        defer { g_value_unset(&value) }
+        g_object_get_property(rc_gobject(sink), "stats", &value)
+        guard let stats = g_value_get_boxed(&value)?.assumingMemoryBound(to: GstStructure.self) else { return 0 }
+        var bytes: guint64 = 0
+        return gst_structure_get_uint64(stats, "out-bytes-total", &bytes) != 0 ? UInt64(bytes) : 0
+    }
+
+}
