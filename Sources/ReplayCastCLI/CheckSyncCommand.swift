@@ -17,8 +17,8 @@ extension ReplayCastCommand {
         @Argument(help: "An output: playlist.m3u8, a .flv or .mp4 file, or a URI (file://, http://, rtmp://).")
         var input: String
 
-        @Option(name: .customLong("threshold-ms"), help: "Largest acceptable |offset| in milliseconds (default: one frame at 30 fps).")
-        var thresholdMilliseconds = 1000.0 / 30
+        @Option(name: .customLong("threshold-ms"), help: "Largest acceptable |offset| in milliseconds: one frame at 30 fps.")
+        var thresholdMilliseconds = 33.3
 
         @Option(help: "Give up after this many seconds of decoding.")
         var timeout = 120.0
