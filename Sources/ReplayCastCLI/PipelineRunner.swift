@@ -4,8 +4,18 @@ import Foundation
 import ReplayCast
 import Synchronization
 
-/// Set by SIGINT: the run loop answers by sending end-of-stream, so files are finished.
-private let interruptions = Atomic<Int>(0)
+/// Ctrl-C: the first sends end-of-stream, so files are finished; one more, a second or more
+/// later, stops at once. (A terminal's Ctrl-C often reaches the process twice at the same
+/// moment, through a wrapper such as `timeout` as well: that is still the first.)
+private let firstInterrupt = Atomic<Int>(0)
+private let hardStop = Atomic<Bool>(false)
+
+/// Milliseconds on the monotonic clock; async-signal-safe.
+private func monotonicMilliseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return max(1, now.tv_sec * 1000 + now.tv_nsec / 1_000_000)
+}
 
 /// Builds a pipeline, plays it, prints meters from its messages, and ends it cleanly.
 struct PipelineRunner {
@@ -34,7 +44,11 @@ struct PipelineRunner {
         defer { server?.stop() }
         if let server { say("preview: http://\(server.address):\(server.port)/ (serving \(server.folder))") }
         var lastPublished = -1.0
-        signal(SIGINT) { _ in interruptions.add(1, ordering: .relaxed) }
+        signal(SIGINT) { _ in
+            let now = monotonicMilliseconds()
+            let (first, original) = firstInterrupt.compareExchange(expected: 0, desired: now, ordering: .relaxed)
+            if !first, now - original >= 1000 { hardStop.store(true, ordering: .relaxed) }
+        }
 
         let bus = gst_element_get_bus(pipeline)!
         defer { gst_object_unref(bus) }
@@ -46,10 +60,14 @@ struct PipelineRunner {
         let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_QOS.rawValue |
                                   GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue)
         loop: while true {
-            let interrupted = interruptions.load(ordering: .relaxed)
-            if interrupted > 1 { break }
+            let interrupted = firstInterrupt.load(ordering: .relaxed) != 0
+            if hardStop.load(ordering: .relaxed) {
+                display.interrupt("stopped at once on a second Ctrl-C: the outputs are not finished")
+                status = 130
+                break
+            }
             let timeUp = duration.map { broadcast.elapsed >= $0 } ?? false
-            if (interrupted == 1 || timeUp) && !endSent {
+            if (interrupted || timeUp) && !endSent {
                 gst_element_send_event(pipeline, gst_event_new_eos())
                 endSent = true
             }
@@ -89,7 +107,7 @@ struct PipelineRunner {
                 }
             }
         }
-        gst_element_set_state(pipeline, GST_STATE_NULL)
+        Self.stop(pipeline)
         display.finish(broadcast, probes)
         return status
     }
@@ -108,9 +126,16 @@ struct PipelineRunner {
 
     /// The `location` of the element that posted an error (a file, a folder pattern, a URL),
     /// so the message names what could not be opened even when GStreamer's text does not.
+    /// An element without one (giostreamsink writing hlssink2's segments) takes its nearest
+    /// container's: the error names the segment pattern then.
     private static func location(of object: UnsafeMutablePointer<GstObject>?) -> String? {
-        guard let object, g_object_class_find_property(rc_object_class(object), "location") != nil else { return nil }
-        return stringProperty(object, "location")
+        guard let object else { return nil }
+        if g_object_class_find_property(rc_object_class(object), "location") != nil, let location = stringProperty(object, "location") {
+            return location
+        }
+        guard let parent = gst_object_get_parent(object) else { return nil }
+        defer { gst_object_unref(parent) }
+        return location(of: parent)
     }
 
     static func stringProperty(_ object: UnsafeMutableRawPointer, _ name: String) -> String? {
@@ -119,6 +144,24 @@ struct PipelineRunner {
         defer { g_value_unset(&value) }
         g_object_get_property(rc_gobject(object), name, &value)
         return g_value_get_string(&value).map { String(cString: $0) }
+    }
+
+    /// Takes the pipeline to NULL, so every streaming thread has ended before it is freed.
+    /// A bin stops going down at the first child that fails (hlssink2's giostreamsink does
+    /// after a segment could not be opened), leaving the others running: then each element
+    /// is taken down on its own.
+    static func stop(_ pipeline: UnsafeMutablePointer<GstElement>) {
+        guard gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE else { return }
+        // Locked, so the bins leave them in NULL: asked to pass through READY on the bin's way
+        // down, the failing sink would fail again.
+        for element in BinElements.all(in: pipeline) {
+            gst_element_set_state(element, GST_STATE_NULL)
+            gst_element_set_locked_state(element, 1)
+        }
+        // The failed change left NULL as the pipeline's target, so asking for NULL again is a
+        // no-op: forget the failed change first.
+        gst_element_abort_state(pipeline)
+        gst_element_set_state(pipeline, GST_STATE_NULL)
     }
 
     /// Plays `pipeline` until end-of-stream; the error's text (with the element that posted

@@ -61,7 +61,7 @@ struct SyncCheck {
         connect(pipeline, "audio", context.toOpaque(), onAudio)
 
         let outcome = PipelineRunner.runToEnd(pipeline, timeout: timeout)
-        gst_element_set_state(pipeline, GST_STATE_NULL)
+        PipelineRunner.stop(pipeline)
         if let failure = outcome { throw Failure(description: "\(input): \(failure)") }
         let report = collector.detector.withLock { $0.report() }
         return (report, collector.videoFrames.load(ordering: .relaxed),

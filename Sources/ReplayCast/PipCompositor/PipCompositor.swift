@@ -83,6 +83,11 @@ final class PipCompositor {
     func createOutputBuffer(_ element: UnsafeMutablePointer<RcPipCompositor>,
                             _ outbuf: UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>) -> GstFlowReturn {
         takeSnapshot(element)
+        // The main picture is the broadcast: when it has ended, so has the output, however
+        // long a camera goes on (compositor would wait for every input's end).
+        if count > 0, pads[0].buffer == nil, let main = pads[0].pad, gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) != 0 {
+            return GST_FLOW_EOS
+        }
         guard let out = VideoFormat(output) else { return GST_FLOW_NOT_NEGOTIATED }
         outputFormat = out
         let fullFrame = PixelRect(x: 0, y: 0, width: out.size.width, height: out.size.height)

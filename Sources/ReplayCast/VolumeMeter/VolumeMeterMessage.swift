@@ -22,8 +22,10 @@ enum VolumeMeterMessage {
 
     static func make(report: LevelReport, timestamp ts: GstClockTime, duration length: GstClockTime,
                      segment: UnsafePointer<GstSegment>) -> UnsafeMutablePointer<GstStructure> {
-        let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, ts)
-        let stream = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, ts)
+        // Data ahead of its segment event (a pipeline torn down after an error) has neither.
+        let timed = segment.pointee.format == GST_FORMAT_TIME
+        let running = timed ? gst_segment_to_running_time(segment, GST_FORMAT_TIME, ts) : .none
+        let stream = timed ? gst_segment_to_stream_time(segment, GST_FORMAT_TIME, ts) : .none
         let s = gst_structure_new_id_empty(name)!
         rc_structure_set_uint64(s, endTime, stream.isValid ? stream &+ length : .none)
         rc_structure_set_uint64(s, timestamp, ts)
