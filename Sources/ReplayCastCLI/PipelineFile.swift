@@ -25,9 +25,28 @@ struct PipelineFile {
         description = lines.joined(separator: " ")
     }
 
-    /// The description as one line for gst-launch-1.0: no comments, no blank lines.
-    var launchLine: String {
-        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+    /// The description as a shell command running gst-launch-1.0: one argument per token
+    /// (split at blanks outside double quotes), each single-quoted when the shell would
+    /// otherwise change it, so `schedule=""` reaches gst-launch's parser with its quotes.
+    var shellCommand: String {
+        var tokens: [String] = []
+        var current = ""
+        var quoted = false
+        for character in description {
+            if character == "\"" { quoted.toggle() }
+            if character.isWhitespace && !quoted {
+                if !current.isEmpty { tokens.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { tokens.append(current) }
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!.,:=/_+-%@")
+        let arguments = tokens.map { token in
+            token.allSatisfy(plain.contains) ? token : "'" + token.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        return (["gst-launch-1.0"] + arguments).joined(separator: " ")
     }
 
     private static func substitute(_ line: String, _ variables: [String: String], at location: String) throws -> String {

@@ -108,7 +108,7 @@ extension ReplayCastCommand {
 
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a pipeline file as one gst-launch-1.0 line, placeholders filled in.")
+            abstract: "Print a pipeline file as a gst-launch-1.0 command for a shell, placeholders filled in.")
 
         @Argument(help: "A .pipeline file or a name from `replaycast list`.")
         var file: String
@@ -117,7 +117,7 @@ extension ReplayCastCommand {
 
         func run() throws {
             let pipelineFile = try PipelineFile(path: PipelineLibrary.resolve(file), variables: assignments.variables)
-            print(pipelineFile.launchLine)
+            print(pipelineFile.shellCommand)
         }
     }
 }
