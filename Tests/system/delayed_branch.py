@@ -4,17 +4,20 @@ offset by OFFSET_NS (gst_pad_set_offset: that branch's running time moves, as a 
 capture or a slow encoder would move it), then sends EOS and waits for the end.
 Used to check that `replaycast check-sync` reads a known A/V offset.
 
-    delayed_branch.py ELEMENT OFFSET_NS SECONDS LAUNCH_LINE
+    delayed_branch.py ELEMENT OFFSET_NS SECONDS COMMAND
+
+COMMAND is what `replaycast print` gives: a gst-launch-1.0 command line for a shell.
 """
+import shlex
 import sys
 import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst
 
-element_name, offset, seconds, line = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+element_name, offset, seconds, command = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 Gst.init(None)
-pipeline = Gst.parse_launch(line)
+pipeline = Gst.parse_launch(" ".join(shlex.split(command)[1:]))
 pipeline.get_by_name(element_name).get_static_pad("src").set_offset(offset)
 bus = pipeline.get_bus()
 pipeline.set_state(Gst.State.PLAYING)
