@@ -16,7 +16,7 @@ enum PreviewPage {
         .bar div { position: absolute; height: 100%; background: #4c8; } .bar .hold { width: 2px; background: #fc4; }
         </style></head>
         <body>
-        <video id="preview" src="\(escape(playlist))" muted autoplay playsinline controls></video>
+        <video id="preview" muted autoplay playsinline controls></video>
         <div>
         <h2>\(escape(title))</h2>
         <table>
@@ -30,8 +30,17 @@ enum PreviewPage {
         </div>
         <script>
         const video = document.getElementById('preview');
-        // The playlist appears with the first segment: try again until it plays.
-        video.addEventListener('error', () => setTimeout(() => { video.src = '\(escape(playlist))?' + Date.now(); video.play(); }, 1000));
+        const playlist = '\(escape(playlist))';
+        // The playlist appears with the first segment: load it once it is there, and again
+        // after an error (a live player can lose its place).
+        const load = async () => {
+          while (!(await fetch(playlist, { method: 'HEAD', cache: 'no-store' }).catch(() => ({ ok: false }))).ok)
+            await new Promise((done) => setTimeout(done, 500));
+          video.src = playlist + '?' + Date.now();
+          video.play().catch(() => {});
+        };
+        video.addEventListener('error', () => setTimeout(load, 1000));
+        load();
         const set = (name, value) => document.querySelectorAll('[data-meter="' + name + '"]').forEach(e => e.textContent = value);
         const fixed = (v) => v === null || v === undefined ? '-' : v.toFixed(1);
         const width = (dB) => Math.max(0, Math.min(100, (dB + 60) / 60 * 100)) + '%';

@@ -50,15 +50,24 @@ struct Assignments: ParsableArguments {
     }
 }
 
+/// A pipeline file named on the command line, with the values for its placeholders.
+struct PipelineSource: ParsableArguments {
+    @Argument(help: "A .pipeline file (gst-launch description, `#` comments, ${NAME:-default} placeholders) or a name from `replaycast list`.")
+    var file: String
+
+    @OptionGroup var assignments: Assignments
+
+    func load() throws -> PipelineFile {
+        try PipelineFile(path: PipelineLibrary.resolve(file), variables: assignments.variables)
+    }
+}
+
 extension ReplayCastCommand {
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a pipeline description file (a path, or a name from `replaycast list`).")
 
-        @Argument(help: "A .pipeline file: a gst-launch description, `#` comments, ${NAME:-default} placeholders.")
-        var file: String
-
-        @OptionGroup var assignments: Assignments
+        @OptionGroup var source: PipelineSource
         @OptionGroup var options: RunOptions
 
         @Option(help: ArgumentHelp("Serve the HLS output and a live preview page over HTTP while the broadcast runs "
@@ -66,7 +75,7 @@ extension ReplayCastCommand {
         var serve: String?
 
         func run() throws {
-            let pipelineFile = try PipelineFile(path: PipelineLibrary.resolve(file), variables: assignments.variables)
+            let pipelineFile = try source.load()
             let status = try PipelineRunner(description: pipelineFile.description, origin: pipelineFile,
                                             duration: options.duration, quiet: options.quiet, serve: serve).run()
             if status != 0 { throw ExitCode(status) }
@@ -110,14 +119,10 @@ extension ReplayCastCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a pipeline file as a gst-launch-1.0 command for a shell, placeholders filled in.")
 
-        @Argument(help: "A .pipeline file or a name from `replaycast list`.")
-        var file: String
-
-        @OptionGroup var assignments: Assignments
+        @OptionGroup var source: PipelineSource
 
         func run() throws {
-            let pipelineFile = try PipelineFile(path: PipelineLibrary.resolve(file), variables: assignments.variables)
-            print(pipelineFile.shellCommand)
+            print(try source.load().shellCommand)
         }
     }
 }
