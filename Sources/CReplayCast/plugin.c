@@ -5,6 +5,7 @@
 #endif
 
 static gboolean plugin_init(GstPlugin *plugin) {
+  rc_debug_init();
   return gst_element_register(plugin, "volumemeter", GST_RANK_NONE, rc_volumemeter_get_type())
       && gst_element_register(plugin, "replaykitsrc", GST_RANK_NONE, rc_replaykitsrc_get_type())
       && gst_element_register(plugin, "dualmixer", GST_RANK_NONE, rc_dualmixer_get_type())

@@ -31,11 +31,15 @@ enum PreviewPage {
         <script>
         const video = document.getElementById('preview');
         const playlist = '\(escape(playlist))';
-        // The playlist appears with the first segment: load it once it is there, and again
-        // after an error (a live player can lose its place).
+        // Start once the live playlist lists two segments (players start behind the live edge;
+        // Chromium's own HLS player can fail on a one-segment live playlist), and again after
+        // an error (a live player can lose its place).
+        const segments = async () => {
+          const response = await fetch(playlist, { cache: 'no-store' }).catch(() => null);
+          return response && response.ok ? ((await response.text()).match(/#EXTINF/g) || []).length : 0;
+        };
         const load = async () => {
-          while (!(await fetch(playlist, { method: 'HEAD', cache: 'no-store' }).catch(() => ({ ok: false }))).ok)
-            await new Promise((done) => setTimeout(done, 500));
+          while ((await segments()) < 2) await new Promise((done) => setTimeout(done, 500));
           video.src = playlist + '?' + Date.now();
           video.play().catch(() => {});
         };

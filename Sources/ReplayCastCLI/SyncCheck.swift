@@ -11,6 +11,10 @@ import Synchronization
 struct SyncCheck {
     static let thumbnail = 64
     static let audioRate = 48000
+    /// A file may hold seconds of one stream before the other (a pause, a muxer's
+    /// interleaving): bounded queues would fill while the other sink waits for its first
+    /// buffer, and the decoder would stall. The sinks do not preroll (async=false) either.
+    static let unbounded = "max-size-time=0 max-size-buffers=0 max-size-bytes=0"
 
     let input: String
     let timeout: Double
@@ -40,12 +44,12 @@ struct SyncCheck {
         }
         let description = """
             uridecodebin uri="\(uri)" name=d \
-            d. ! video/x-raw ! queue ! videoconvert ! videoscale add-borders=false \
+            d. ! video/x-raw ! queue \(Self.unbounded) ! videoconvert ! videoscale add-borders=false \
               ! video/x-raw,format=GRAY8,width=\(Self.thumbnail),height=\(Self.thumbnail) \
-              ! fakesink name=video sync=false signal-handoffs=true \
-            d. ! audio/x-raw ! queue ! audioconvert ! audioresample \
+              ! fakesink name=video sync=false async=false signal-handoffs=true \
+            d. ! audio/x-raw ! queue \(Self.unbounded) ! audioconvert ! audioresample \
               ! audio/x-raw,format=F32LE,layout=interleaved,channels=1,rate=\(Self.audioRate) \
-              ! fakesink name=audio sync=false signal-handoffs=true
+              ! fakesink name=audio sync=false async=false signal-handoffs=true
             """
         var error: UnsafeMutablePointer<GError>?
         guard let pipeline = gst_parse_launch(description, &error), error == nil else {

@@ -9,6 +9,7 @@
 #include "rc_dualmixer.h"
 #include "rc_pipcompositor.h"
 #include "rc_text_stream.h"
+#include "rc_debug.h"
 
 /* Registers the plugin with the running process's registry (tests, the CLI). Idempotent. */
 gboolean rc_plugin_register_static(void);

@@ -59,6 +59,7 @@ final class DualMixer {
             rc_element_error_core_negotiation(element, "dualmixer cannot read these caps on its \(inputs[pad].name) pad", nil)
             return false
         }
+        inputs[pad].element = UnsafeMutableRawPointer(element)
         inputs[pad].setFormat(format)
         updateLatency(element)
         return true

@@ -18,6 +18,8 @@ final class MixerInput {
     static let alignmentThreshold: UInt64 = 40_000_000
 
     let name: String
+    /// The dualmixer, for its debug log.
+    var element: UnsafeMutableRawPointer?
     private(set) var format: AudioFormat?
     private var resampler: Resampler?
     private var downmix: ChannelMapping?
@@ -65,6 +67,8 @@ final class MixerInput {
         downmix = newFormat.channels == 3 ? ChannelMapping(inputChannels: 3) : nil
         upmix = ChannelMapping(inputChannels: resampledChannels)
         anchor = nil
+        DebugLog.dualmixer.info(element, "\(name): \(newFormat.sampleFormat) \(newFormat.rate) Hz \(newFormat.channels) channels, "
+                                + "resampled to \(Self.outputRate) Hz")
     }
 
     /// Seconds of input the resampler must see past an output frame before producing it.
@@ -138,6 +142,8 @@ final class MixerInput {
         let offset = Double(Int64(Self.time(ofOutputFrame: first, t0: t0)) - Int64(runningTime)) / 1e9
         resampler.reset(firstOutputAtInputFrame: offset * Double(format.rate))
         outputCursor = first
+        DebugLog.dualmixer.debug(element, "\(name): aligned: running time \(runningTime) ns sounds at output frame \(first)"
+                                 + (anchor == nil ? "" : " (timestamps had drifted from the sample count)"))
         anchor = (runningTime, 0)
     }
 
@@ -165,11 +171,15 @@ final class MixerInput {
             guard n > 0 else { return }
             upmix.map(resampled, frames: n, gain: 1, into: stereo)
             let cursor = outputCursor
-            timeline.withLock { timeline in
+            let late = timeline.withLock { timeline in
                 if cursor > timeline.end { timeline.appendSilence(count: Int(cursor - timeline.end)) }
                 let late = Int(min(max(timeline.end - cursor, 0), Int64(n)))
-                guard late < n else { return }
+                guard late < n else { return late }
                 if present { timeline.append(stereo + 2 * late, count: n - late) } else { timeline.appendSilence(count: n - late) }
+                return late
+            }
+            if late > 0 {
+                DebugLog.dualmixer.debug(element, "\(name): \(late) frames from output frame \(cursor) came after the mix had passed them: dropped")
             }
             outputCursor += Int64(n)
         }

@@ -23,8 +23,18 @@ import MediaKernels
 ///   the main picture does not cover, the main picture (converted, rotated, scaled as needed),
 ///   the PiPs.
 final class PipCompositor {
-    enum Plan {
+    enum Plan: CustomStringConvertible {
         case taken, reuseHeld, copyHeld, copyMain, compose
+
+        var description: String {
+            switch self {
+            case .taken: "PiPs drawn into the main buffer itself"
+            case .reuseHeld: "PiPs drawn into the held output again (main repeated)"
+            case .copyHeld: "held output copied, PiPs drawn (main repeated, held output still in use)"
+            case .copyMain: "main picture copied, PiPs drawn (its memory could not be taken)"
+            case .compose: "composed: main picture converted or placed, then PiPs"
+            }
+        }
     }
 
     // The copy of pads and settings for the frame being made.
@@ -86,9 +96,14 @@ final class PipCompositor {
         // The main picture is the broadcast: when it has ended, so has the output, however
         // long a camera goes on (compositor would wait for every input's end).
         if count > 0, pads[0].buffer == nil, let main = pads[0].pad, gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) != 0 {
+            DebugLog.pipcompositor.info(element, "the main picture has ended: end of stream")
             return GST_FLOW_EOS
         }
         guard let out = VideoFormat(output) else { return GST_FLOW_NOT_NEGOTIATED }
+        if out != outputFormat {
+            DebugLog.pipcompositor.info(element, "output \(out.format) \(out.size.width)x\(out.size.height), "
+                                        + "colours \(out.colorSpace.map { "\($0.matrix) \($0.range) range" } ?? "as negotiated")")
+        }
         outputFormat = out
         let fullFrame = PixelRect(x: 0, y: 0, width: out.size.width, height: out.size.height)
 
@@ -176,6 +191,9 @@ final class PipCompositor {
             releaseSnapshot()
         }
         let plan = self.plan
+        DebugLog.pipcompositor.log(element, "frame at \(outbuf.pointee.pts) ns: \(plan), main picture "
+                                   + (hasMain ? "\(targets[0].width)x\(targets[0].height) at (\(targets[0].x), \(targets[0].y))" : "none")
+                                   + ", \(Swift.max(count - 1, 0)) PiP pads")
         switch plan {
         case .taken: planCounts.taken += 1
         case .reuseHeld: planCounts.reuseHeld += 1

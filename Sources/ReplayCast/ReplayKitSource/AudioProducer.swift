@@ -49,6 +49,7 @@ final class AudioProducer: StreamProducer {
             content = ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
             run = AudioRun(rate: stream.rate, cadence: stream.cadence, startTime: start)
             bufferIndex = 0
+            DebugLog.replaykitsrc.info(element, "mic format changes to \(stream.rate) Hz, \(stream.channels) channels at \(start) ns")
             pushCaps(caps())
             return true
         }

@@ -21,6 +21,8 @@ enum BroadcastMessages {
         rc_structure_set_int(s, heightField, gint(c.height))
         rc_structure_set_boolean(s, liveField, c.live ? 1 : 0)
         if let info = SetupInfo.structure(c.setupInfo) { rc_structure_take_structure(s, setupInfoField, info) }
+        DebugLog.replaykitsrc.info(element, "broadcast started: \(c.profile.name) \(c.width)x\(c.height), "
+                                   + "\(c.live ? "live" : "non-live"), \(c.schedule.events.count) scheduled events")
         post(element, s)
     }
 
@@ -39,6 +41,7 @@ enum BroadcastMessages {
         rc_structure_set_uint64(s, broadcastTimeField, guint64(event.time))
         rc_structure_set_uint64(s, runningTimeField, runningTime)
         rc_structure_set_string(s, actionField, "\(event.action)")
+        DebugLog.replaykitsrc.info(element, "\(event.action) at broadcast time \(event.time) ns (running time \(runningTime) ns)")
         post(element, s)
     }
 

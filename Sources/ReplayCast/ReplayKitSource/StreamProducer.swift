@@ -105,6 +105,8 @@ class StreamProducer {
     func gap(time: UInt64, duration: UInt64) {
         announce(upTo: time)
         discont = true
+        DebugLog.replaykitsrc.log(element, "\(String(cString: rc_object_name(pad))): nothing captured for \(duration) ns at broadcast time \(time) ns"
+                                  + (configuration.gapEvents ? ", GAP event" : ""))
         if configuration.gapEvents {
             _ = gst_pad_push_event(pad, gst_event_new_gap(runningTime(time), GstClockTime(duration)))
         }

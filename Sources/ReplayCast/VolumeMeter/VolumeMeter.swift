@@ -32,9 +32,11 @@ final class VolumeMeter {
         if format == self.format { return true }
         flush(element)
         self.format = format
-        meter = LevelMeter(format: format.sampleFormat, rate: format.rate, roles: format.roles,
-                           settings: settings(element, rate: format.rate).0)
+        let settings = settings(element, rate: format.rate).0
+        meter = LevelMeter(format: format.sampleFormat, rate: format.rate, roles: format.roles, settings: settings)
         baseTime = .none
+        DebugLog.volumemeter.info(element, "metering \(format.sampleFormat) \(format.rate) Hz \(format.roles.count) channels, "
+                                  + "intervals of \(settings.intervalFrames) frames, loudness \(settings.loudness ? "on" : "off")")
         return true
     }
 
@@ -48,8 +50,11 @@ final class VolumeMeter {
             if !baseTime.isValid {
                 baseTime = pts
                 meter.restart()
+                DebugLog.volumemeter.debug(element, "intervals start at \(pts) ns")
             } else if buffer.isDiscont && !isContinuous(pts, meter) {
                 meter.flush { if postMessages { post($0, element) } }
+                DebugLog.volumemeter.debug(element, "discontinuity: intervals restart at \(pts) ns, "
+                                           + "\(GstClockTime(meter.framesToNanoseconds(meter.measuredFrames)) &+ baseTime) ns expected")
                 baseTime = pts
                 meter.restart()
             }
@@ -96,9 +101,10 @@ final class VolumeMeter {
         rc_post_flush()
     }
 
-    func flushStop() {
+    func flushStop(_ element: UnsafeMutablePointer<RcVolumeMeter>) {
         meter?.restart()
         baseTime = .none
+        DebugLog.volumemeter.debug(element, "flushed: intervals restart with the next buffer")
     }
 
     func stop() {
@@ -114,6 +120,7 @@ final class VolumeMeter {
         let end = GstClockTime(meter.framesToNanoseconds(report.startFrame + Int64(report.frames)))
         let message = VolumeMeterMessage.make(report: report, timestamp: baseTime &+ start,
                                               duration: end - start, segment: &element.pointee.parent.segment)
+        DebugLog.volumemeter.log(element, "interval at \(baseTime &+ start) ns, \(report.frames) frames: rms \(Array(report.rms)) dB")
         rc_post_async(rc_element(element), gst_message_new_element(rc_object(element), message))
     }
 }
@@ -155,7 +162,7 @@ func volumemeterTransformIP(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ bu
 func volumemeterSinkEvent(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ event: UnsafeMutablePointer<GstEvent>) {
     switch rc_event_type(event) {
     case GST_EVENT_EOS: VolumeMeter.of(element).endOfStream(element)
-    case GST_EVENT_FLUSH_STOP: VolumeMeter.of(element).flushStop()
+    case GST_EVENT_FLUSH_STOP: VolumeMeter.of(element).flushStop(element)
     default: break
     }
 }
