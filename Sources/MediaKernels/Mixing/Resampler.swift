@@ -83,9 +83,21 @@ public final class Resampler {
     private var positionFrame = 0
     private var positionPhase = 0
 
+    /// Which compiled copy of the filtering loops runs.
+    enum Loops {
+        /// AVX2 + FMA where the CPU has them, else baseline.
+        case fastest
+        /// Baseline x86-64 whatever the CPU: tests compare the two copies with it.
+        case baseline
+    }
+
     /// - Parameter writeCapacity: input frames that must fit in one `write` after a drain.
     ///   Larger writes are accepted in parts (see `write`).
-    public init(inputRate: Int, outputRate: Int, channels: Int, writeCapacity: Int = 8192) {
+    public convenience init(inputRate: Int, outputRate: Int, channels: Int, writeCapacity: Int = 8192) {
+        self.init(inputRate: inputRate, outputRate: outputRate, channels: channels, writeCapacity: writeCapacity, loops: .fastest)
+    }
+
+    init(inputRate: Int, outputRate: Int, channels: Int, writeCapacity: Int = 8192, loops: Loops) {
         precondition((1...768_000).contains(inputRate) && (1...768_000).contains(outputRate), "rate out of range")
         precondition(channels >= 1, "need at least one channel")
         precondition(writeCapacity >= 1, "writeCapacity must be positive")
@@ -112,7 +124,7 @@ public final class Resampler {
             firstTapOffset = 1 - table.taps / 2
             lookaheadInputFrames = table.taps / 2
         }
-        if Self.cpuHasAVX2 {
+        if Self.cpuHasAVX2 && loops == .fastest {
             filterExact = { MediaKernelsAVX2.ResamplerLoops.filterExact(&$0, into: $1, frames: $2) }
             filterInterpolated = { MediaKernelsAVX2.ResamplerLoops.filterInterpolated(&$0, rows: $1, into: $2, frames: $3) }
         } else {
