@@ -28,7 +28,7 @@ final class PipelineProbes: Sendable {
         }
     }
 
-    enum Counting: Int { case framesIn, videoEncoder, audioEncoder }
+    enum Counting { case framesIn, videoEncoder, audioEncoder }
 
     private func probe(_ element: UnsafeMutablePointer<GstElement>, pad name: String, counting: Counting) {
         guard let pad = gst_element_get_static_pad(element, name) else { return }

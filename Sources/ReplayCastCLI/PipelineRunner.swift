@@ -44,6 +44,14 @@ struct PipelineRunner {
         defer { server?.stop() }
         if let server { say("preview: http://\(server.address):\(server.port)/ (serving \(server.folder))") }
         var lastPublished = -1.0
+        // The screen or log lines, and the preview's events at most four times a second.
+        func refresh() {
+            display.show(broadcast, probes)
+            if let server, broadcast.elapsed - lastPublished >= 0.25 {
+                lastPublished = broadcast.elapsed
+                server.publish(broadcast.json(probes))
+            }
+        }
         signal(SIGINT) { _ in
             let now = monotonicMilliseconds()
             let (first, original) = firstInterrupt.compareExchange(expected: 0, desired: now, ordering: .relaxed)
@@ -74,11 +82,7 @@ struct PipelineRunner {
             // A pipeline that could not start has posted its error already: collect it at once.
             guard let message = gst_bus_timed_pop_filtered(bus, started ? 100_000_000 : 0, mask) else {
                 if !started { status = 1; break loop }
-                display.show(broadcast, probes)
-                if let server, broadcast.elapsed - lastPublished >= 0.25 {
-                    lastPublished = broadcast.elapsed
-                    server.publish(broadcast.json(probes))
-                }
+                refresh()
                 continue
             }
             defer { gst_message_unref(message) }
@@ -100,11 +104,7 @@ struct PipelineRunner {
                 g_free(debug)
                 if isError { status = 1; break loop }
             default:
-                display.show(broadcast, probes)
-                if let server, broadcast.elapsed - lastPublished >= 0.25 {
-                    lastPublished = broadcast.elapsed
-                    server.publish(broadcast.json(probes))
-                }
+                refresh()
             }
         }
         Self.stop(pipeline)

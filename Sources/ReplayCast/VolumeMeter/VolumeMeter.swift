@@ -53,8 +53,7 @@ final class VolumeMeter {
                 DebugLog.volumemeter.debug(element, "intervals start at \(pts) ns")
             } else if buffer.isDiscont && !isContinuous(pts, meter) {
                 meter.flush { if postMessages { post($0, element) } }
-                DebugLog.volumemeter.debug(element, "discontinuity: intervals restart at \(pts) ns, "
-                                           + "\(GstClockTime(meter.framesToNanoseconds(meter.measuredFrames)) &+ baseTime) ns expected")
+                DebugLog.volumemeter.debug(element, "discontinuity: intervals restart at \(pts) ns, \(expectedTime(meter)) ns expected")
                 baseTime = pts
                 meter.restart()
             }
@@ -83,9 +82,14 @@ final class VolumeMeter {
     /// A DISCONT buffer whose timestamp continues the stream (within half a sample) does not
     /// cut the interval short, so messages stay the same whatever the buffering upstream.
     private func isContinuous(_ pts: GstClockTime, _ meter: LevelMeter) -> Bool {
-        let expected = baseTime &+ GstClockTime(meter.framesToNanoseconds(meter.measuredFrames))
+        let expected = expectedTime(meter)
         let halfSample = GstClockTime(meter.framesToNanoseconds(1) / 2)
         return (pts > expected ? pts - expected : expected - pts) <= halfSample
+    }
+
+    /// Where the next buffer should start: after every frame measured since `baseTime`.
+    private func expectedTime(_ meter: LevelMeter) -> GstClockTime {
+        baseTime &+ GstClockTime(meter.framesToNanoseconds(meter.measuredFrames))
     }
 
     /// Reports the interval in progress (end of stream, new caps), if messages are wanted.
