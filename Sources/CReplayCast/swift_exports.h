@@ -56,5 +56,8 @@ void rc_pipcompositor_tag(RcPipCompositor *self, RcPipCompositorPad *pad, GstEve
 void rc_pipcompositor_preferred_size(RcPipCompositor *self, gint *width, gint *height);
 GstFlowReturn rc_pipcompositor_create_output_buffer(RcPipCompositor *self, GstBuffer **outbuf);
 GstFlowReturn rc_pipcompositor_aggregate_frames(RcPipCompositor *self, GstBuffer *outbuf);
+/* The base class answered EOS after a live timeout: TRUE when that is only because no input
+ * has had a buffer yet (and the main one has not ended), so the output goes on. */
+gboolean rc_pipcompositor_ended_before_any_input(RcPipCompositor *self);
 
 #endif

@@ -66,6 +66,33 @@ import Testing
         Self.expectLivePace(outcome.arrivals, "unlinked sink_1, ignore-inactive-pads=\(ignoreInactivePads)")
     }
 
+    /// Caps reach both inputs at once, their buffers only after 0.3 s (valves), so the first
+    /// frames' deadlines pass with every input still inactive. That is not the end of the
+    /// output (GstVideoAggregator 1.22 takes it for one with ignore-inactive-pads=true, and
+    /// compositor ends there): the frames come once the inputs flow.
+    @Test(arguments: [true, false])
+    func inputsThatStartAfterTheFirstDeadlines(ignoreInactivePads: Bool) throws {
+        let held = "valve drop=true drop-mode=forward-sticky-events"
+        let description = "videotestsrc is-live=true pattern=black num-buffers=60 ! \(videoCaps(.nv12, 160, 120, fps: "60/1")) "
+            + "! \(held) name=main ! pipcompositor name=pip ignore-inactive-pads=\(ignoreInactivePads) ! fakesink name=out "
+            + "videotestsrc is-live=true pattern=white ! \(videoCaps(.nv12, 32, 24, fps: "60/1")) ! \(held) name=camera ! pip."
+        let grabber = FrameGrabber()
+        let run = try PipelineRun.run(description, timeout: 10, prepare: { pipeline in
+            grabber.attach(to: pipeline, element: "out")
+        }, whilePlaying: { pipeline in
+            Thread.sleep(forTimeInterval: 0.3)
+            for valve in ["main", "camera"] {
+                let element = gst_bin_get_by_name(rc_bin(pipeline), valve)!
+                gst_util_set_object_arg(rc_gobject(element), "drop", "false")
+                gst_object_unref(element)
+            }
+        })
+        #expect(run.error == nil && run.reachedEOS && !run.timedOut)
+        // 60 main frames, about 18 of them dropped while held.
+        #expect(grabber.frames.count >= 30, "\(grabber.frames.count) output frames")
+        #expect(grabber.frames.contains(where: Self.hasPiP), "the camera is shown")
+    }
+
     @Test func pipThatEndsLeavesTheMainAlone() throws {
         let outcome = try Self.run(pip: "videotestsrc is-live=true pattern=white num-buffers=5 ! \(videoCaps(.nv12, 32, 24, fps: "60/1"))")
         #expect(outcome.run.error == nil && outcome.run.reachedEOS)

@@ -397,6 +397,24 @@ final class PipCompositor {
         capacity = size
     }
 
+    /// GstVideoAggregator (1.22) leaves inactive pads (ignore-inactive-pads, live) out when it
+    /// decides that every input has ended, so a live timeout before any input's first buffer
+    /// reads to it as the end of them all. The output has not ended while the main picture
+    /// has not: true when every input is still inactive and the main one is not at EOS.
+    func endedBeforeAnyInput(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
+        takeSnapshot(element)
+        defer { releaseSnapshot() }
+        guard count > 0, let main = pads[0].pad else { return false }
+        for index in 0..<count where gst_aggregator_pad_is_inactive(rc_aggregator_pad(pads[index].pad)) == 0 {
+            return false
+        }
+        let waiting = gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) == 0
+        if waiting {
+            DebugLog.pipcompositor.debug(element, "timed out before any input's first buffer: waiting for the next frame, not ending")
+        }
+        return waiting
+    }
+
     func reset() {
         releaseSnapshot()
         releaseHeld()
@@ -514,4 +532,9 @@ func pipcompositorCreateOutputBuffer(_ element: UnsafeMutablePointer<RcPipCompos
 func pipcompositorAggregateFrames(_ element: UnsafeMutablePointer<RcPipCompositor>,
                                   _ outbuf: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
     PipCompositor.of(element).aggregateFrames(element, outbuf)
+}
+
+@_cdecl("rc_pipcompositor_ended_before_any_input")
+func pipcompositorEndedBeforeAnyInput(_ element: UnsafeMutablePointer<RcPipCompositor>) -> gboolean {
+    PipCompositor.of(element).endedBeforeAnyInput(element) ? 1 : 0
 }
