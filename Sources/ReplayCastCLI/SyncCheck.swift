@@ -43,11 +43,11 @@ struct SyncCheck {
             throw Failure(description: "\(input): no such file")
         }
         let description = """
-            uridecodebin uri="\(uri)" name=d \
-            d. ! video/x-raw ! queue \(Self.unbounded) ! videoconvert ! videoscale add-borders=false \
+            uridecodebin uri="\(uri)" name=decoder \
+            decoder. ! video/x-raw ! queue name=video-in \(Self.unbounded) ! videoconvert ! videoscale add-borders=false \
               ! video/x-raw,format=GRAY8,width=\(Self.thumbnail),height=\(Self.thumbnail) \
               ! fakesink name=video sync=false async=false signal-handoffs=true \
-            d. ! audio/x-raw ! queue \(Self.unbounded) ! audioconvert ! audioresample \
+            decoder. ! audio/x-raw ! queue name=audio-in \(Self.unbounded) ! audioconvert ! audioresample \
               ! audio/x-raw,format=F32LE,layout=interleaved,channels=1,rate=\(Self.audioRate) \
               ! fakesink name=audio sync=false async=false signal-handoffs=true
             """
@@ -63,6 +63,10 @@ struct SyncCheck {
         defer { context.release() }
         connect(pipeline, "video", context.toOpaque(), onVideo)
         connect(pipeline, "audio", context.toOpaque(), onAudio)
+        let decoder = gst_bin_get_by_name(rc_bin(pipeline), "decoder")!
+        g_signal_connect_data(decoder, "no-more-pads", unsafeBitCast(checkStreams as StreamsFound, to: GCallback.self),
+                              pipeline, nil, GConnectFlags(rawValue: 0))
+        gst_object_unref(decoder)
 
         let outcome = PipelineRunner.runToEnd(pipeline, timeout: timeout)
         PipelineRunner.stop(pipeline)
@@ -80,6 +84,26 @@ struct SyncCheck {
         let sink = gst_bin_get_by_name(rc_bin(pipeline), name)!
         defer { gst_object_unref(sink) }
         g_signal_connect_data(sink, "handoff", unsafeBitCast(handler, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
+    }
+}
+
+private typealias StreamsFound = @convention(c) (UnsafeMutablePointer<GstElement>?, gpointer?) -> Void
+
+/// Every stream of the output is known: without a video or an audio stream one sink would
+/// never get data or an end, and the decoding would wait for it until the time-out.
+private func checkStreams(_ decoder: UnsafeMutablePointer<GstElement>?, _ pipeline: gpointer?) {
+    guard let decoder, let pipeline else { return }
+    for (queue, kind) in [("video-in", "video"), ("audio-in", "audio")] {
+        guard let element = gst_bin_get_by_name(rc_bin(pipeline), queue) else { continue }
+        defer { gst_object_unref(element) }
+        let pad = gst_element_get_static_pad(element, "sink")!
+        defer { gst_object_unref(pad) }
+        guard gst_pad_is_linked(pad) == 0 else { continue }
+        let error = g_error_new_literal(gst_stream_error_quark(), gint(GST_STREAM_ERROR_DEMUX.rawValue),
+                                        "the output has no \(kind) stream")
+        _ = gst_element_post_message(decoder, gst_message_new_error(rc_object(decoder), error, nil))
+        g_error_free(error)
+        return
     }
 }
 
