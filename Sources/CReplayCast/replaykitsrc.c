@@ -356,10 +356,14 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
         g_free(rejection);
         return GST_STATE_CHANGE_FAILURE;
       }
+      break;
+    }
+    case GST_STATE_CHANGE_READY_TO_PAUSED:
+      /* Built before the pads' tasks start, dropped after they stopped (PAUSED -> READY): a
+       * pipeline taken back to READY runs again from the start. */
       if (!rc_replaykitsrc_prepare(self))
         return GST_STATE_CHANGE_FAILURE;
       break;
-    }
     case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
       g_mutex_lock(&self->lock);
       self->playing = TRUE;

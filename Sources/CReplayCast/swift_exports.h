@@ -19,9 +19,10 @@ void *rc_replaykitsrc_state_new(RcReplayKitSrc *self);
 void rc_replaykitsrc_state_free(void *state);
 /* NULL when `text` is valid, else a newly allocated reason naming the offending part. */
 gchar *rc_replaykitsrc_check_string(gint which, const gchar *text);
-/* NULL -> READY: builds the broadcast from the settings; posts an error and returns FALSE if it cannot. */
+/* READY -> PAUSED: builds the broadcast from the settings; posts an error and returns FALSE if it cannot. */
 gboolean rc_replaykitsrc_prepare(RcReplayKitSrc *self);
 gboolean rc_replaykitsrc_is_live(RcReplayKitSrc *self);
+/* PAUSED -> READY, after the tasks stopped: drops what prepare built. */
 void rc_replaykitsrc_reset(RcReplayKitSrc *self);
 /* One iteration of a stream's task; FALSE pauses the task (EOS, flushing, error). */
 gboolean rc_replaykitsrc_stream_step(RcReplayKitSrc *self, RcStreamKind kind);

@@ -3,7 +3,7 @@ import CReplayCast
 import MediaKernels
 
 /// Everything a broadcast run needs, resolved from the element's properties and the device
-/// profile once, when the element goes to READY.
+/// profile once, when the element goes from READY to PAUSED.
 struct BroadcastConfiguration {
     var profile: DeviceProfile
     var width: Int

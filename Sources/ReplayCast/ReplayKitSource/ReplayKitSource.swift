@@ -3,9 +3,9 @@ import CReplayCast
 import MediaKernels
 
 /// Per-element state of replaykitsrc. The configuration, timeline and producers are built
-/// when the element goes to READY (no task runs yet) and dropped after PAUSED -> READY
-/// (tasks stopped); in between, each producer is touched only by its own task and the
-/// timeline synchronises itself.
+/// on READY -> PAUSED (before the tasks start) and dropped on PAUSED -> READY (after they
+/// stopped), so every run from READY starts the broadcast afresh; in between, each producer
+/// is touched only by its own task and the timeline synchronises itself.
 final class ReplayKitSource {
     let element: UnsafeMutablePointer<RcReplayKitSrc>
     private var configuration: BroadcastConfiguration?
