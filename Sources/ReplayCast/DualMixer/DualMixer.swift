@@ -292,6 +292,8 @@ func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
 
 @_cdecl("rc_dualmixer_stop")
 func dualMixerStop(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
+    // Every level message of the run is on the bus before the element leaves PAUSED.
+    rc_post_flush()
     DualMixer.of(element).start()
     return 1
 }

@@ -111,7 +111,10 @@ final class VolumeMeter {
         DebugLog.volumemeter.debug(element, "flushed: intervals restart with the next buffer")
     }
 
+    /// The streaming thread has stopped: its messages are all on the bus before the element
+    /// leaves PAUSED (as level's, posted from that thread), none arrive after.
     func stop() {
+        rc_post_flush()
         meter = nil
         format = nil
         baseTime = .none
