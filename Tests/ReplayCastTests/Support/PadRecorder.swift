@@ -51,6 +51,8 @@ final class PadRecorder: Sendable {
 
     var sawEOS: Bool { all.contains(.eos) }
 
+    func clear() { records.withLock { $0.removeAll() } }
+
     /// Attaches to the src pad `padName` of the element named `elementName` in `bin`.
     func attach(to bin: UnsafeMutablePointer<GstElement>, element elementName: String, pad padName: String) {
         let element = gst_bin_get_by_name(rc_bin(bin), elementName)!

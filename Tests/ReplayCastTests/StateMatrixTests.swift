@@ -1,0 +1,69 @@
+import CGStreamer
+import Testing
+
+/// Each element in a small non-live pipeline that plays in real time (sinks sync to the
+/// clock, so state changes land in the middle of runs): after every sequence of
+/// `StateMatrix.sequences`, and after 100 NULL ↔ PLAYING cycles, a run to EOS gives exactly
+/// what the pipeline's first run gave: the same buffers (timestamps, durations, sizes,
+/// flags) on every observed pad and the same number of element messages.
+@Suite struct StateMatrixTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let element: String
+        let description: String
+        let observed: [String]
+        /// Element messages expected in a run (broadcast lifecycle, levels, meters).
+        let messages: Bool
+        var testDescription: String { element }
+    }
+
+    static let audio = "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved"
+
+    static let cases: [Case] = [
+        Case(element: "replaykitsrc",
+             description: "replaykitsrc name=rk is-live=false duration=300000000 "
+                + "rk.video ! fakesink name=video rk.audio_app ! fakesink name=app rk.audio_mic ! fakesink name=mic",
+             observed: ["video", "app", "mic"], messages: true),
+        Case(element: "dualmixer",
+             description: "audiotestsrc num-buffers=15 samplesperbuffer=960 ! \(audio) ! mix.app "
+                + "audiotestsrc num-buffers=15 samplesperbuffer=441 wave=pink-noise ! audio/x-raw,rate=44100,channels=1 ! mix.mic "
+                + "dualmixer name=mix post-levels=true level-interval=50000000 ! fakesink name=out",
+             observed: ["out"], messages: true),
+        Case(element: "volumemeter",
+             description: "audiotestsrc num-buffers=15 samplesperbuffer=960 ! \(audio) "
+                + "! volumemeter interval=50000000 loudness=true ! fakesink name=out",
+             observed: ["out"], messages: true),
+        Case(element: "pipcompositor",
+             description: "videotestsrc num-buffers=9 ! video/x-raw,format=NV12,width=160,height=120,framerate=30/1 ! pip.sink_0 "
+                + "videotestsrc num-buffers=9 pattern=ball ! video/x-raw,format=NV12,width=32,height=24,framerate=30/1 ! pip.sink_1 "
+                + "pipcompositor name=pip sink_1::xpos=8 sink_1::ypos=8 ! fakesink name=out",
+             observed: ["out"], messages: false),
+    ]
+
+    static func baseline(_ matrix: StateMatrix, _ c: Case) -> StateMatrix.Outcome? {
+        let first = matrix.run()
+        #expect(first.error == nil, "\(c.element): first run: \(first.error ?? "")")
+        #expect(first.buffers.values.allSatisfy { !$0.isEmpty }, "\(c.element): first run: \(first)")
+        #expect((first.messages > 0) == c.messages, "\(c.element): first run: \(first)")
+        return first.error == nil ? first : nil
+    }
+
+    @Test(arguments: cases)
+    func everyStateSequenceThenARunGivesTheFirstRunsOutput(_ c: Case) throws {
+        let matrix = try StateMatrix(c.description, observed: c.observed)
+        guard let first = Self.baseline(matrix, c) else { return }
+        for sequence in StateMatrix.sequences {
+            let outcome = matrix.run(after: sequence)
+            #expect(outcome == first, "\(c.element) after \(StateMatrix.name(sequence)): \(outcome), first run: \(first)")
+        }
+        print("\(c.element): \(StateMatrix.sequences.count) state sequences, each run as the first: \(first)")
+    }
+
+    @Test(arguments: cases)
+    func aHundredFastCyclesThenARunGivesTheFirstRunsOutput(_ c: Case) throws {
+        let matrix = try StateMatrix(c.description, observed: c.observed)
+        guard let first = Self.baseline(matrix, c) else { return }
+        matrix.cycle(100)
+        let outcome = matrix.run()
+        #expect(outcome == first, "\(c.element) after 100 NULL ↔ PLAYING cycles: \(outcome), first run: \(first)")
+    }
+}
