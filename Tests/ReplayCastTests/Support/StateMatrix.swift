@@ -13,6 +13,17 @@ final class StateMatrix {
         var messages: Int
         var error: String?
 
+        /// Live runs depend on the clock: as many buffers on every pad within `tolerance`,
+        /// as many messages within `tolerance`, timestamps increasing, no error.
+        func resembles(_ other: Outcome, tolerance: Int) -> Bool {
+            guard error == nil, other.error == nil, Set(buffers.keys) == Set(other.buffers.keys),
+                  abs(messages - other.messages) <= tolerance else { return false }
+            return buffers.allSatisfy { pad, records in
+                abs(records.count - other.buffers[pad]!.count) <= tolerance
+                    && zip(records, records.dropFirst()).allSatisfy { $0.pts < $1.pts }
+            }
+        }
+
         var description: String {
             let counts = buffers.keys.sorted().map { "\($0): \(buffers[$0]!.count) buffers" }
             return counts.joined(separator: ", ") + ", \(messages) messages" + (error.map { ", error \($0)" } ?? "")
