@@ -51,6 +51,8 @@ static void pad_get_property(GObject *object, guint id, GValue *value, GParamSpe
   GST_OBJECT_UNLOCK(pad);
 }
 
+static gboolean wait_restarted(RcDualMixer *self, gint pad);
+
 /* The aggregator's own chain function, which queues the buffer for the aggregator thread. */
 static GstPadChainFunction aggregator_chain;
 
@@ -62,6 +64,10 @@ static GstPadChainFunction aggregator_chain;
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
   RcDualMixer *self = (RcDualMixer *)parent;
   gint index = ((RcDualMixerPad *)pad)->index;
+  if (!wait_restarted(self, index)) {
+    gst_buffer_unref(buffer);
+    return GST_FLOW_FLUSHING;
+  }
   rc_dualmixer_input_buffer(self, index, buffer);
   GstFlowReturn ret = GST_FLOW_OK;
   if (gst_aggregator_pad_has_buffer(GST_AGGREGATOR_PAD(pad)))
@@ -81,11 +87,27 @@ guint64 rc_dualmixer_progress(RcDualMixer *self) {
   return progress;
 }
 
-gboolean rc_dualmixer_wait_progress(RcDualMixer *self, guint64 seen) {
+/* with progress_lock */
+static gboolean pad_stopped(RcDualMixer *self, gint pad) {
+  return self->stopping || self->pads[pad]->flushing;
+}
+
+gboolean rc_dualmixer_wait_progress(RcDualMixer *self, gint pad, guint64 seen) {
   g_mutex_lock(&self->progress_lock);
-  while (self->progress == seen && !self->flushing)
+  while (self->progress == seen && !pad_stopped(self, pad))
     g_cond_wait(&self->progress_cond, &self->progress_lock);
-  gboolean ok = !self->flushing;
+  gboolean ok = !pad_stopped(self, pad);
+  g_mutex_unlock(&self->progress_lock);
+  return ok;
+}
+
+/* Before an input's data after a flushing seek: FALSE if its pad is flushing again or the
+ * element stopping. */
+static gboolean wait_restarted(RcDualMixer *self, gint pad) {
+  g_mutex_lock(&self->progress_lock);
+  while (self->restarting && !pad_stopped(self, pad))
+    g_cond_wait(&self->progress_cond, &self->progress_lock);
+  gboolean ok = !pad_stopped(self, pad);
   g_mutex_unlock(&self->progress_lock);
   return ok;
 }
@@ -97,9 +119,10 @@ void rc_dualmixer_signal_progress(RcDualMixer *self) {
   g_mutex_unlock(&self->progress_lock);
 }
 
-static void set_flushing(RcDualMixer *self, gboolean flushing) {
+/* Sets `*flag` (a field under progress_lock) and wakes every waiting input. */
+static void set_and_wake(RcDualMixer *self, gboolean *flag, gboolean value) {
   g_mutex_lock(&self->progress_lock);
-  self->flushing = flushing;
+  *flag = value;
   g_cond_broadcast(&self->progress_cond);
   g_mutex_unlock(&self->progress_lock);
 }
@@ -244,8 +267,30 @@ static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
 
 static gboolean start(GstAggregator *agg) { return rc_dualmixer_start((RcDualMixer *)agg); }
 static GstFlowReturn flush(GstAggregator *agg) {
-  rc_dualmixer_flush((RcDualMixer *)agg);
+  RcDualMixer *self = (RcDualMixer *)agg;
+  rc_dualmixer_flush(self);
+  set_and_wake(self, &self->restarting, FALSE);
   return GST_FLOW_OK;
+}
+
+/* The base class forwards a seek upstream, where the sources flush and start again, each in
+ * its own time; it flushes the mixer (flush above) once every pad is done flushing. */
+static gboolean src_event(GstAggregator *agg, GstEvent *event) {
+  RcDualMixer *self = (RcDualMixer *)agg;
+  gboolean flushing_seek = FALSE;
+  if (GST_EVENT_TYPE(event) == GST_EVENT_SEEK) {
+    GstSeekFlags flags;
+    gst_event_parse_seek(event, NULL, NULL, &flags, NULL, NULL, NULL, NULL);
+    flushing_seek = (flags & GST_SEEK_FLAG_FLUSH) != 0;
+  }
+  if (flushing_seek)
+    set_and_wake(self, &self->restarting, TRUE);
+  gboolean handled = GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->src_event(agg, event);
+  /* Not every pad flushed (a source refused the seek): the base class will not flush the
+   * mixer, so nothing must wait for it. */
+  if (flushing_seek)
+    set_and_wake(self, &self->restarting, FALSE);
+  return handled;
 }
 static gboolean stop(GstAggregator *agg) { return rc_dualmixer_stop((RcDualMixer *)agg); }
 
@@ -270,12 +315,12 @@ static GstFlowReturn sink_event_pre_queue(GstAggregator *agg, GstAggregatorPad *
       return GST_FLOW_NOT_NEGOTIATED;
     }
   } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_START) {
-    set_flushing((RcDualMixer *)agg, TRUE);
+    set_and_wake((RcDualMixer *)agg, &((RcDualMixerPad *)pad)->flushing, TRUE);
   } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
-    set_flushing((RcDualMixer *)agg, FALSE);
+    set_and_wake((RcDualMixer *)agg, &((RcDualMixerPad *)pad)->flushing, FALSE);
   } else if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
     gst_event_copy_segment(event, &((RcDualMixerPad *)pad)->input_segment);
-  } else if (GST_EVENT_TYPE(event) == GST_EVENT_GAP) {
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_GAP && wait_restarted((RcDualMixer *)agg, index)) {
     rc_dualmixer_input_gap((RcDualMixer *)agg, index, event);
   }
   return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_event_pre_queue(agg, pad, event);
@@ -324,10 +369,13 @@ static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *
  * for it forever: at the start such a pad is told it has ended (the mixer then carries on
  * without it; see docs/dualmixer.md). */
 static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
+  RcDualMixer *mixer = (RcDualMixer *)element;
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
-    set_flushing((RcDualMixer *)element, TRUE); /* an upstream thread may wait in chain */
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
-    set_flushing((RcDualMixer *)element, FALSE);
+    set_and_wake(mixer, &mixer->stopping, TRUE); /* an upstream thread may wait in chain */
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    set_and_wake(mixer, &mixer->restarting, FALSE);
+    set_and_wake(mixer, &mixer->stopping, FALSE);
+  }
   GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_dualmixer_parent_class)->change_state(element, transition);
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && ret != GST_STATE_CHANGE_FAILURE) {
     RcDualMixer *self = (RcDualMixer *)element;
@@ -383,6 +431,7 @@ static void rc_dualmixer_class_init(RcDualMixerClass *klass) {
   agg_class->aggregate = aggregate;
   agg_class->start = start;
   agg_class->stop = stop;
+  agg_class->src_event = src_event;
   agg_class->flush = flush;
   agg_class->fixate_src_caps = fixate_src_caps;
   agg_class->negotiated_src_caps = negotiated_src_caps;

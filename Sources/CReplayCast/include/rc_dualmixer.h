@@ -32,6 +32,8 @@ typedef struct {
   /* The segment as the upstream thread sees it (the base class updates its own `segment`
    * later, on the aggregator's thread); used to time buffers as they arrive. */
   GstSegment input_segment;
+  /* Between this pad's FLUSH_START and FLUSH_STOP; under the element's progress_lock. */
+  gboolean flushing;
 } RcDualMixerPad;
 
 typedef struct {
@@ -48,7 +50,12 @@ typedef struct {
   GMutex progress_lock;
   GCond progress_cond;
   guint64 progress;
-  gboolean flushing;
+  /* PAUSED -> READY: every wait ends. */
+  gboolean stopping;
+  /* From a flushing seek until the base class has flushed the mixer (after the last pad's
+   * FLUSH_STOP): an input that is done flushing first waits, so its new data meets a mixer
+   * that starts again, not the state from before the seek. */
+  gboolean restarting;
   void *state; /* Swift DualMixer, retained; instance init to finalize */
 } RcDualMixer;
 
@@ -65,9 +72,9 @@ void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings 
 GstSegment *rc_aggregator_src_segment(GstAggregator *agg);
 void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position);
 /* An upstream thread waits until the mixer has moved on since it saw `seen` (returns TRUE),
- * or the element is flushing or stopping (returns FALSE). */
+ * or its pad is flushing or the element stopping (returns FALSE). */
 guint64 rc_dualmixer_progress(RcDualMixer *self);
-gboolean rc_dualmixer_wait_progress(RcDualMixer *self, guint64 seen);
+gboolean rc_dualmixer_wait_progress(RcDualMixer *self, gint pad, guint64 seen);
 void rc_dualmixer_signal_progress(RcDualMixer *self);
 
 /* The aggregator's start-time-selection and start-time properties. */

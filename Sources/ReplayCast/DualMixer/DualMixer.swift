@@ -119,7 +119,7 @@ final class DualMixer {
         while true {
             let seen = rc_dualmixer_progress(element)
             guard input.end > nextOutput + Self.horizonFrames else { return true }
-            guard rc_dualmixer_wait_progress(element, seen) != 0 else { return false }
+            guard rc_dualmixer_wait_progress(element, gint(index), seen) != 0 else { return false }
         }
     }
 
@@ -253,15 +253,20 @@ final class DualMixer {
                 PCMConversion.toF32LE(bus, samples: 2 * frames, into: data)
             }
         }
-        let pts = MixerInput.time(ofOutputFrame: start, t0: t0)
-        let stop = MixerInput.time(ofOutputFrame: end, t0: t0)
-        buffer.pointee.pts = GstClockTime(pts)
-        buffer.pointee.duration = GstClockTime(stop - pts)
+        // The mix is timed in running time; the output segment (a seek's, after one) says
+        // which stream position that is.
+        let segment = rc_aggregator_src_segment(rc_aggregator(element))!
+        let pts = gst_segment_position_from_running_time(segment, GST_FORMAT_TIME,
+                                                         GstClockTime(MixerInput.time(ofOutputFrame: start, t0: t0)))
+        let stop = gst_segment_position_from_running_time(segment, GST_FORMAT_TIME,
+                                                          GstClockTime(MixerInput.time(ofOutputFrame: end, t0: t0)))
+        buffer.pointee.pts = pts
+        buffer.pointee.duration = stop - pts
         buffer.pointee.offset = guint64(start)
         buffer.pointee.offset_end = guint64(end)
         if start == 0 { buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DISCONT.rawValue }
         nextOutput = end
-        rc_aggregator_set_src_position(rc_aggregator(element), GstClockTime(stop))
+        rc_aggregator_set_src_position(rc_aggregator(element), stop)
 
         if settings.post_levels != 0 {
             let intervalFrames = max(1, Int(gst_util_uint64_scale_round(settings.level_interval, 48000, 1_000_000_000)))
