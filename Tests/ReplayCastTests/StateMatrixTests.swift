@@ -21,21 +21,21 @@ import Testing
     static let cases: [Case] = [
         Case(element: "replaykitsrc",
              description: "replaykitsrc name=rk is-live=false duration=300000000 "
-                + "rk.video ! fakesink name=video rk.audio_app ! fakesink name=app rk.audio_mic ! fakesink name=mic",
+                + "rk.video ! fakesink sync=true name=video rk.audio_app ! fakesink sync=true name=app rk.audio_mic ! fakesink sync=true name=mic",
              observed: ["video", "app", "mic"], messages: true),
         Case(element: "dualmixer",
              description: "audiotestsrc num-buffers=15 samplesperbuffer=960 ! \(audio) ! mix.app "
                 + "audiotestsrc num-buffers=15 samplesperbuffer=441 wave=pink-noise ! audio/x-raw,rate=44100,channels=1 ! mix.mic "
-                + "dualmixer name=mix post-levels=true level-interval=50000000 ! fakesink name=out",
+                + "dualmixer name=mix post-levels=true level-interval=50000000 ! fakesink sync=true name=out",
              observed: ["out"], messages: true),
         Case(element: "volumemeter",
              description: "audiotestsrc num-buffers=15 samplesperbuffer=960 ! \(audio) "
-                + "! volumemeter interval=50000000 loudness=true ! fakesink name=out",
+                + "! volumemeter interval=50000000 loudness=true ! fakesink sync=true name=out",
              observed: ["out"], messages: true),
         Case(element: "pipcompositor",
              description: "videotestsrc num-buffers=9 ! video/x-raw,format=NV12,width=160,height=120,framerate=30/1 ! pip.sink_0 "
                 + "videotestsrc num-buffers=9 pattern=ball ! video/x-raw,format=NV12,width=32,height=24,framerate=30/1 ! pip.sink_1 "
-                + "pipcompositor name=pip sink_1::xpos=8 sink_1::ypos=8 ! fakesink name=out",
+                + "pipcompositor name=pip sink_1::xpos=8 sink_1::ypos=8 ! fakesink sync=true name=out",
              observed: ["out"], messages: false),
     ]
 
