@@ -142,6 +142,58 @@ import Testing
         #expect(outcome.frames.contains(where: Self.hasPiP), "the PiP shows up once it arrives")
     }
 
+    /// A PiP branch is stopped, unlinked and its pad released while playing, then a new
+    /// branch is linked to a new pad: the main picture keeps its pace throughout, the PiP is
+    /// gone after its release and shows again once the new one arrives.
+    @Test func pipPadReleasedAndRequestedAgainWhilePlaying() throws {
+        let pip = "videotestsrc is-live=true pattern=white ! \(videoCaps(.nv12, 32, 24, fps: "60/1"))"
+        let outcome = try Self.run(pip: "\(pip) ! queue name=first", frames: 60, whilePlaying: { pipeline in
+            Thread.sleep(forTimeInterval: 0.25)
+            let compositor = gst_bin_get_by_name(rc_bin(pipeline), "pip")!
+            defer { gst_object_unref(compositor) }
+            let queue = gst_bin_get_by_name(rc_bin(pipeline), "first")!
+            let source = gst_element_get_static_pad(queue, "src")!
+            let sink = gst_pad_get_peer(source)!
+            // The branch stops first, so nothing is pushed into a pad being released.
+            var upstream: [UnsafeMutablePointer<GstElement>] = [queue]
+            var current = queue
+            while let pad = gst_element_get_static_pad(current, "sink"), let peer = gst_pad_get_peer(pad) {
+                let parent = gst_pad_get_parent_element(peer)!
+                gst_object_unref(peer)
+                gst_object_unref(pad)
+                upstream.append(parent)
+                current = parent
+            }
+            for element in upstream { gst_element_set_state(element, GST_STATE_NULL) }
+            _ = gst_pad_unlink(source, sink)
+            gst_element_release_request_pad(compositor, sink)
+            gst_object_unref(sink)
+            gst_object_unref(source)
+            for element in upstream {
+                gst_bin_remove(rc_bin(pipeline), element)
+                if element != queue { gst_object_unref(element) }
+            }
+            gst_object_unref(queue)
+
+            Thread.sleep(forTimeInterval: 0.25)
+            var error: UnsafeMutablePointer<GError>?
+            let branch = gst_parse_bin_from_description("\(pip) ! queue", 1, &error)!
+            gst_bin_add(rc_bin(pipeline), branch)
+            let newSink = gst_element_request_pad_simple(compositor, "sink_%u")!
+            let newSource = gst_element_get_static_pad(branch, "src")!
+            _ = gst_pad_link(newSource, newSink)
+            _ = gst_element_sync_state_with_parent(branch)
+            gst_object_unref(newSource)
+            gst_object_unref(newSink)
+        })
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS)
+        Self.expectLivePace(outcome.arrivals, "PiP released and requested again")
+        let shown = outcome.frames.map(Self.hasPiP)
+        #expect(shown.prefix(10).contains(true), "the first PiP is shown")
+        #expect(shown.dropFirst(18).prefix(8).allSatisfy { !$0 }, "gone after its release (frames 18-25): \(shown)")
+        #expect(shown.suffix(15).contains(true), "the second PiP is shown: \(shown)")
+    }
+
     /// xpos and ypos move from an application thread every 5 ms while 30 live frames are
     /// made: every frame holds the whole PiP, once (settings are copied once per frame).
     @Test func propertiesChangeWhilePlayingWithoutTearing() throws {
