@@ -52,6 +52,7 @@ static void pad_get_property(GObject *object, guint id, GValue *value, GParamSpe
 }
 
 static gboolean wait_restarted(RcDualMixer *self, gint pad);
+static void end_unlinked_pads(RcDualMixer *self, guint32 seek);
 
 /* The aggregator's own chain function, which queues the buffer for the aggregator thread. */
 static GstPadChainFunction aggregator_chain;
@@ -278,6 +279,7 @@ static GstFlowReturn flush(GstAggregator *agg) {
 static gboolean src_event(GstAggregator *agg, GstEvent *event) {
   RcDualMixer *self = (RcDualMixer *)agg;
   gboolean flushing_seek = FALSE;
+  guint32 seqnum = gst_event_get_seqnum(event);
   if (GST_EVENT_TYPE(event) == GST_EVENT_SEEK) {
     GstSeekFlags flags;
     gst_event_parse_seek(event, NULL, NULL, &flags, NULL, NULL, NULL, NULL);
@@ -286,10 +288,13 @@ static gboolean src_event(GstAggregator *agg, GstEvent *event) {
   if (flushing_seek)
     set_and_wake(self, &self->restarting, TRUE);
   gboolean handled = GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->src_event(agg, event);
-  /* Not every pad flushed (a source refused the seek): the base class will not flush the
-   * mixer, so nothing must wait for it. */
-  if (flushing_seek)
+  if (flushing_seek) {
+    if (handled)
+      end_unlinked_pads(self, seqnum);
+    /* Not every pad flushed (a source refused the seek): the base class will not flush the
+     * mixer, so nothing must wait for it. */
     set_and_wake(self, &self->restarting, FALSE);
+  }
   return handled;
 }
 static gboolean stop(GstAggregator *agg) { return rc_dualmixer_stop((RcDualMixer *)agg); }
@@ -365,6 +370,30 @@ static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *
   }
 }
 
+/* Tells each unlinked sink pad that its stream has ended, as its upstream would; after the
+ * flushing seek numbered `seek` (0: none), first that it flushed for it, since the seek
+ * could not reach its upstream and the base class waits for every pad's FLUSH_STOP. */
+static void end_unlinked_pads(RcDualMixer *self, guint32 seek) {
+  for (int i = 0; i < 2; i++) {
+    GstPad *pad = GST_PAD(self->pads[i]);
+    if (gst_pad_is_linked(pad))
+      continue;
+    if (seek) {
+      GstEvent *start = gst_event_new_flush_start(), *stop = gst_event_new_flush_stop(TRUE);
+      gst_event_set_seqnum(start, seek);
+      gst_event_set_seqnum(stop, seek);
+      gst_pad_send_event(pad, start);
+      gst_pad_send_event(pad, stop);
+    } else {
+      gst_pad_send_event(pad, gst_event_new_stream_start("dualmixer-unlinked"));
+    }
+    GstSegment segment;
+    gst_segment_init(&segment, GST_FORMAT_TIME);
+    gst_pad_send_event(pad, gst_event_new_segment(&segment));
+    gst_pad_send_event(pad, gst_event_new_eos());
+  }
+}
+
 /* A sink pad nobody links never delivers data nor EOS, and a non-live aggregator would wait
  * for it forever: at the start such a pad is told it has ended (the mixer then carries on
  * without it; see docs/dualmixer.md). */
@@ -377,19 +406,8 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
     set_and_wake(mixer, &mixer->stopping, FALSE);
   }
   GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_dualmixer_parent_class)->change_state(element, transition);
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && ret != GST_STATE_CHANGE_FAILURE) {
-    RcDualMixer *self = (RcDualMixer *)element;
-    for (int i = 0; i < 2; i++) {
-      GstPad *pad = GST_PAD(self->pads[i]);
-      if (!gst_pad_is_linked(pad)) {
-        gst_pad_send_event(pad, gst_event_new_stream_start("dualmixer-unlinked"));
-        GstSegment segment;
-        gst_segment_init(&segment, GST_FORMAT_TIME);
-        gst_pad_send_event(pad, gst_event_new_segment(&segment));
-        gst_pad_send_event(pad, gst_event_new_eos());
-      }
-    }
-  }
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && ret != GST_STATE_CHANGE_FAILURE)
+    end_unlinked_pads(mixer, 0);
   return ret;
 }
 

@@ -88,6 +88,15 @@ import Testing
         Self.expectCovered(seeked.after["peerout"]!, "audiomixer")
     }
 
+    /// The mic pad unlinked (dualmixer ends it itself): the seek cannot reach its upstream,
+    /// yet the base class waits for its flush, which dualmixer sends.
+    @Test func dualmixerWithAnUnlinkedMicSeeks() throws {
+        let seeked = try Self.seek("audiotestsrc samplesperbuffer=441 ! audio/x-raw,rate=44100,channels=2 ! mix.app "
+                                   + "dualmixer name=mix ! fakesink sync=true name=out", observed: ["out"])
+        #expect(seeked.accepted && seeked.run.error == nil && seeked.run.reachedEOS)
+        Self.expectCovered(seeked.after["out"]!, "dualmixer, mic unlinked")
+    }
+
     @Test func pipcompositorRealignsLikeCompositor() throws {
         let main = "videotestsrc ! video/x-raw,format=NV12,width=160,height=120,framerate=30/1"
         let pip = "videotestsrc pattern=ball ! video/x-raw,format=NV12,width=32,height=24,framerate=30/1"
