@@ -100,12 +100,32 @@ final class DualMixer {
         }
     }
 
+    /// Data this far beyond what an input has given (or the mix has reached) has broken
+    /// timestamps, not a pause: placing it would put that much silence in memory at once.
+    static let largestJump: UInt64 = 600 * 1_000_000_000
+
+    /// False, with an element error naming the input, when [running, running + duration)
+    /// lies beyond `largestJump`.
+    private func placeable(_ element: UnsafeMutablePointer<RcDualMixer>, _ input: MixerInput, running: UInt64,
+                           duration: UInt64, t0: UInt64) -> Bool {
+        let placed = MixerInput.time(ofOutputFrame: max(input.end, nextOutput), t0: t0)
+        let beyond = running > placed ? running - placed : 0
+        guard beyond > Self.largestJump || duration > Self.largestJump else { return true }
+        func seconds(_ ns: UInt64) -> String { "\((Double(ns) / 1e6).rounded() / 1000) s" }
+        let text = "dualmixer: \(input.name) data at running time \(seconds(running)) lasting \(seconds(duration)) lies "
+            + "\(seconds(beyond)) beyond the input's previous data: timestamps that jump more than "
+            + "\(Self.largestJump / 1_000_000_000) s are not placed"
+        rc_element_error_stream_format(element, text, nil)
+        return false
+    }
+
     /// Upstream thread of pad `index`: a buffer to convert, resample and place.
     func inputBuffer(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int, _ buffer: UnsafeMutablePointer<GstBuffer>) {
         let input = inputs[index]
         guard let format = input.format, !buffer.isGap, let running = runningTime(element, pad: index, buffer.pointee.pts)
         else { return }
         let t0 = self.t0(element, firstBuffer: running)
+        guard placeable(element, input, running: running, duration: 0, t0: t0) else { return }
         _ = buffer.withReadableBytes { bytes in
             input.ingest(bytes.baseAddress, frames: bytes.count / format.bytesPerFrame, runningTime: running, t0: t0,
                          firstNeeded: nextOutput)
@@ -131,6 +151,7 @@ final class DualMixer {
         guard let format = input.format, duration != GstClockTime.none, let running = runningTime(element, pad: index, pts)
         else { return }
         let t0 = self.t0(element, firstBuffer: running)
+        guard placeable(element, input, running: running, duration: UInt64(duration), t0: t0) else { return }
         let frames = Int(gst_util_uint64_scale_round(duration, guint64(format.rate), 1_000_000_000))
         input.ingest(nil, frames: frames, runningTime: running, t0: t0, firstNeeded: nextOutput)
     }
