@@ -39,6 +39,21 @@ import Testing
         return (run, grabber.frames, arrivals.withLock { $0 })
     }
 
+    /// Adds the branch `description` to the playing `pipeline` on a new pad of "pip".
+    static func linkBranch(_ description: String, to pipeline: UnsafeMutablePointer<GstElement>) {
+        var error: UnsafeMutablePointer<GError>?
+        let branch = gst_parse_bin_from_description(description, 1, &error)!
+        gst_bin_add(rc_bin(pipeline), branch)
+        let pip = gst_bin_get_by_name(rc_bin(pipeline), "pip")!
+        let sink = gst_element_request_pad_simple(pip, "sink_%u")!
+        let source = gst_element_get_static_pad(branch, "src")!
+        _ = gst_pad_link(source, sink)
+        _ = gst_element_sync_state_with_parent(branch)
+        gst_object_unref(source)
+        gst_object_unref(sink)
+        gst_object_unref(pip)
+    }
+
     static func hasPiP(_ frame: GrabbedFrame) -> Bool {
         PipCompositorPixelTests.region(of: white, in: frame).count > 0
     }
@@ -123,18 +138,8 @@ import Testing
     @Test func pipArrivingLaterAppears() throws {
         let outcome = try Self.run(pip: nil, frames: 45, whilePlaying: { pipeline in
             Thread.sleep(forTimeInterval: 0.25)
-            var error: UnsafeMutablePointer<GError>?
-            let branch = gst_parse_bin_from_description(
-                "videotestsrc is-live=true do-timestamp=true pattern=white num-buffers=20 ! \(videoCaps(.nv12, 32, 24, fps: "60/1")) ! queue", 1, &error)!
-            gst_bin_add(rc_bin(pipeline), branch)
-            let pip = gst_bin_get_by_name(rc_bin(pipeline), "pip")!
-            let sink = gst_element_request_pad_simple(pip, "sink_%u")!
-            let source = gst_element_get_static_pad(branch, "src")!
-            _ = gst_pad_link(source, sink)
-            _ = gst_element_sync_state_with_parent(branch)
-            gst_object_unref(source)
-            gst_object_unref(sink)
-            gst_object_unref(pip)
+            Self.linkBranch("videotestsrc is-live=true do-timestamp=true pattern=white num-buffers=20 ! "
+                            + "\(videoCaps(.nv12, 32, 24, fps: "60/1")) ! queue", to: pipeline)
         })
         #expect(outcome.run.error == nil && outcome.run.reachedEOS)
         Self.expectLivePace(outcome.arrivals, "PiP linked after 0.25 s")
@@ -176,15 +181,7 @@ import Testing
             gst_object_unref(queue)
 
             Thread.sleep(forTimeInterval: 0.25)
-            var error: UnsafeMutablePointer<GError>?
-            let branch = gst_parse_bin_from_description("\(pip) ! queue", 1, &error)!
-            gst_bin_add(rc_bin(pipeline), branch)
-            let newSink = gst_element_request_pad_simple(compositor, "sink_%u")!
-            let newSource = gst_element_get_static_pad(branch, "src")!
-            _ = gst_pad_link(newSource, newSink)
-            _ = gst_element_sync_state_with_parent(branch)
-            gst_object_unref(newSource)
-            gst_object_unref(newSink)
+            Self.linkBranch("\(pip) ! queue", to: pipeline)
         })
         #expect(outcome.run.error == nil && outcome.run.reachedEOS)
         Self.expectLivePace(outcome.arrivals, "PiP released and requested again")
