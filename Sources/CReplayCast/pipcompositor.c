@@ -336,6 +336,10 @@ GstBuffer *rc_pipcompositor_take_memory(GstBuffer *main, const GstVideoInfo *out
   return out;
 }
 
+gboolean rc_video_buffer_fits(GstBuffer *buffer, const GstVideoInfo *info) {
+  return gst_buffer_get_video_meta(buffer) != NULL || gst_buffer_get_size(buffer) >= GST_VIDEO_INFO_SIZE(info);
+}
+
 GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf) {
   return GST_VIDEO_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->create_output_buffer(GST_VIDEO_AGGREGATOR(self), outbuf);
 }

@@ -66,6 +66,7 @@ void rc_post_flush(void);
 
 /* GST_ELEMENT_ERROR is a macro: errors posted from Swift go through these. */
 void rc_element_error_stream_format(gpointer element, const gchar *text, const gchar *debug);
+void rc_element_warning_stream_format(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_error_core_negotiation(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_error_library_settings(gpointer element, const gchar *text, const gchar *debug);
 /* GST_ELEMENT_FLOW_ERROR: the standard "Internal data stream error" for a failed push. */

@@ -120,6 +120,10 @@ void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count);
  * returned buffer (with the video meta, if any); `main` is left empty. NULL otherwise. */
 GstBuffer *rc_pipcompositor_take_memory(GstBuffer *main, const GstVideoInfo *output);
 
+/* FALSE when `buffer` is smaller than `info` says a frame is (without a video meta; with one,
+ * mapping checks its planes). */
+gboolean rc_video_buffer_fits(GstBuffer *buffer, const GstVideoInfo *info);
+
 /* The default output buffer (the negotiated pool), as the base class would allocate it. */
 GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf);
 

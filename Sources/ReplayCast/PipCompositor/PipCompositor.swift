@@ -67,6 +67,7 @@ final class PipCompositor {
         var taken = 0, reuseHeld = 0, copyHeld = 0, copyMain = 0, compose = 0
     }
     private(set) var planCounts = PlanCounts()
+    private var warnedShortMain = false
 
     init() {
         pads = .allocate(capacity: capacity)
@@ -115,6 +116,11 @@ final class PipCompositor {
                 pad.pointee.has_pending_orientation = 0
             }
             drawn[index] = false
+        }
+
+        if count > 0, let buffer = pads[0].buffer, rc_video_buffer_fits(buffer, &pads[0].info) == 0 {
+            skipShortMain(element, buffer)
+            pads[0].buffer = nil
         }
 
         // The main picture: the lowest zorder pad.
@@ -415,7 +421,20 @@ final class PipCompositor {
         return waiting
     }
 
+    /// A main buffer smaller than its caps say cannot be drawn: that frame has no main
+    /// picture (compositor likewise skips a frame it cannot map), and a warning names the
+    /// sizes, once per run.
+    private func skipShortMain(_ element: UnsafeMutablePointer<RcPipCompositor>, _ buffer: UnsafeMutablePointer<GstBuffer>) {
+        let text = "pipcompositor: a main picture buffer of \(gst_buffer_get_size(buffer)) bytes is smaller than its caps' "
+            + "\(pads[0].info.size) bytes: that frame is drawn without it"
+        DebugLog.pipcompositor.debug(element, text)
+        guard !warnedShortMain else { return }
+        warnedShortMain = true
+        rc_element_warning_stream_format(element, text, nil)
+    }
+
     func reset() {
+        warnedShortMain = false
         releaseSnapshot()
         releaseHeld()
         plan = .compose
