@@ -142,16 +142,12 @@ import Testing
         harness.pushEOS()
         var frames = 0
         var peak = 0.0
-        // The aggregator's thread mixes on its own time: everything up to its EOS.
-        var output: UnsafeMutablePointer<GstBuffer>?
-        while gst_harness_pull_until_eos(harness.harness, &output) != 0, let mixed = output {
+        harness.pullUntilEOS { mixed in
             _ = mixed.withReadableBytes { data in
                 let samples = data.bindMemory(to: Int16.self)
                 frames += samples.count / 2
                 for sample in samples { peak = max(peak, abs(Double(sample)) / 32768) }
             }
-            gst_buffer_unref(mixed)
-            output = nil
         }
         #expect(abs(frames - 24000) <= 480, "0.5 s mixed after the flush: \(frames) frames at 48 kHz")
         #expect(abs(peak - 0.5) < 0.02, "the sine's peak: \(peak)")
@@ -169,12 +165,7 @@ import Testing
             harness.push([UInt8](repeating: 0x80, count: size), pts: UInt64(index) * 33_333_333, duration: 33_333_333)
         }
         harness.pushEOS()
-        var output: UnsafeMutablePointer<GstBuffer>?
-        while gst_harness_pull_until_eos(harness.harness, &output) != 0, let frame = output {
-            _ = frame.withReadableBytes { firstLuma.append($0[0]) }
-            gst_buffer_unref(frame)
-            output = nil
-        }
+        harness.pullUntilEOS { frame in _ = frame.withReadableBytes { firstLuma.append($0[0]) } }
         _ = harness.messages()
         #expect(harness.errors.isEmpty, "\(harness.errors)")
         #expect(firstLuma.count == sizes.count, "one output per input: \(firstLuma)")

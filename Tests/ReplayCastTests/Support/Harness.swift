@@ -50,6 +50,17 @@ final class Harness {
         _ = gst_harness_push_event(harness, gst_event_new_eos())
     }
 
+    /// Hands `body` each buffer that comes out until the element's EOS: an aggregator makes
+    /// its output on its own thread, so what has come out when EOS was pushed is not all.
+    func pullUntilEOS(_ body: (UnsafeMutablePointer<GstBuffer>) -> Void) {
+        var output: UnsafeMutablePointer<GstBuffer>?
+        while gst_harness_pull_until_eos(harness, &output) != 0, let buffer = output {
+            body(buffer)
+            gst_buffer_unref(buffer)
+            output = nil
+        }
+    }
+
     /// Drops the buffers that came out, so memory stays flat in long pushes.
     func discardOutput() {
         while let buffer = gst_harness_try_pull(harness) { gst_buffer_unref(buffer) }
