@@ -10,7 +10,7 @@ import Testing
 /// buffers, one frame, sizes that are not a whole number of frames, missing, repeated,
 /// backwards and huge timestamps, DISCONT and GAP in odd places. Each element passes them
 /// on or says what is wrong in an element error naming itself, never crashes or raises a
-/// GLib critical (the suite runs with G_DEBUG=fatal-criticals), and measures or draws
+/// GLib critical (the suite runs with G_DEBUG=fatal-warnings), and measures or draws
 /// correctly again once it gets good data after a flush (dualmixer: a flushing seek).
 @Suite struct HostileInputTests {
     /// A 64-bit LCG (Knuth's MMIX constants): the same seed, the same buffers.

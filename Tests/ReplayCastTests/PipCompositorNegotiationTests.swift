@@ -123,7 +123,10 @@ import Testing
         let run = try PipelineRun.run(
             "videotestsrc num-buffers=1 ! video/x-raw,format=NV12,width=64,height=48 ! pipcompositor name=pip ! fakesink",
             prepare: { pipeline in
-                setPadProperty(pipeline, element: "pip", pad: "sink_0", "width", "-5")
+                let warnings = ExpectedWarnings.counting("out of range for property 'width'") {
+                    setPadProperty(pipeline, element: "pip", pad: "sink_0", "width", "-5")
+                }
+                #expect(warnings == 1, "GObject says why the value was refused")
                 let pip = gst_bin_get_by_name(rc_bin(pipeline), "pip")!
                 let sink = gst_element_get_static_pad(pip, "sink_0")!
                 var value = GValue()

@@ -96,7 +96,10 @@ import Testing
             gst_object_unref(element)
         }
         let before = stringProperty(element, property)
-        gst_util_set_object_arg(rc_gobject(element), property, value)
+        let warnings = ExpectedWarnings.counting(mentions) {
+            gst_util_set_object_arg(rc_gobject(element), property, value)
+        }
+        #expect(warnings == 1, "the refusal is said in one warning")
         #expect(stringProperty(element, property) == before, "the property keeps its last good value")
         let bus = gst_bus_new()!
         defer { gst_object_unref(bus) }

@@ -5,6 +5,7 @@ import CReplayCast
 enum GStreamerSetup {
     private static let initialised: Bool = {
         gst_init(nil, nil)
+        ExpectedWarnings.install()
         return rc_plugin_register_static() != 0
     }()
 

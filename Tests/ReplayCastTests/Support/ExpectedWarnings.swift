@@ -1,0 +1,30 @@
+import CGStreamer
+import Synchronization
+
+/// The suite runs with G_DEBUG=fatal-warnings, so any GLib warning aborts it, except one a
+/// test has said it expects: property setters warn about refused values as GObject does,
+/// and a test of that refusal must see the warning rather than die of it.
+enum ExpectedWarnings {
+    private static let expected = Mutex<[String: Int]>([:])
+
+    /// Runs `body` with warnings containing `text` tolerated; returns how many were seen.
+    static func counting(_ text: String, during body: () throws -> Void) rethrows -> Int {
+        expected.withLock { $0[text] = $0[text] ?? 0 }
+        defer { expected.withLock { _ = $0.removeValue(forKey: text) } }
+        let before = expected.withLock { $0[text] ?? 0 }
+        try body()
+        return expected.withLock { $0[text] ?? 0 } - before
+    }
+
+    static func install() {
+        g_test_log_set_fatal_handler({ _, _, message, _ in
+            let text = message.map { String(cString: $0) } ?? ""
+            let match = ExpectedWarnings.expected.withLock { table -> Bool in
+                guard let key = table.keys.first(where: { text.contains($0) }) else { return false }
+                table[key, default: 0] += 1
+                return true
+            }
+            return match ? 0 : 1
+        }, nil)
+    }
+}
