@@ -46,7 +46,9 @@ let package = Package(
             dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "MediaKernels",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "MediaKernelsTests", dependencies: ["MediaKernels"]),
-        .testTarget(name: "ReplayCastTests", dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "CGstCheck", "MediaKernels"]),
+        .target(name: "CTestSupport", dependencies: ["CGStreamer"], path: "Tests/CTestSupport"),
+        .testTarget(name: "ReplayCastTests",
+                    dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "CGstCheck", "CTestSupport", "MediaKernels"]),
     ],
     swiftLanguageModes: [.v6]
 )

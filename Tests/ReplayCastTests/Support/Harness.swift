@@ -25,6 +25,9 @@ final class Harness {
     }
 
     deinit {
+        // Messages left on the bus hold the element, which holds the bus: flushing breaks
+        // the cycle so both are freed.
+        gst_bus_set_flushing(bus, 1)
         gst_harness_teardown(harness)
         gst_object_unref(bus)
     }

@@ -21,6 +21,19 @@ struct PipelineRun {
         elementMessages.filter { $0.source == source && $0.fields.name == name }.map(\.fields)
     }
 
+    /// The pipeline of a launch line, or the parser's error. A link that fails still gives
+    /// a half-built pipeline with the error; it is freed here, not leaked.
+    static func parse(_ description: String) throws -> UnsafeMutablePointer<GstElement> {
+        GStreamerSetup.ensure()
+        var parseError: UnsafeMutablePointer<GError>?
+        let pipeline = gst_parse_launch(description, &parseError)
+        if let pipeline, parseError == nil { return pipeline }
+        if let pipeline { gst_object_unref(pipeline) }
+        let text = parseError.map { String(cString: $0.pointee.message) } ?? "unknown"
+        g_clear_error(&parseError)
+        throw Failure(source: "parser", text: text, debug: description)
+    }
+
     /// `prepare` runs on the parsed pipeline before it plays (attach recorders there);
     /// `whilePlaying` right after it was set to PLAYING; `finished` after EOS, error or
     /// timeout, before the pipeline stops.
@@ -28,13 +41,7 @@ struct PipelineRun {
                     prepare: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
                     whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
                     finished: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> PipelineRun {
-        GStreamerSetup.ensure()
-        var parseError: UnsafeMutablePointer<GError>?
-        guard let pipeline = gst_parse_launch(description, &parseError), parseError == nil else {
-            let text = parseError.map { String(cString: $0.pointee.message) } ?? "unknown"
-            g_clear_error(&parseError)
-            throw Failure(source: "parser", text: text, debug: description)
-        }
+        let pipeline = try parse(description)
         defer {
             gst_element_set_state(pipeline, GST_STATE_NULL)
             gst_object_unref(pipeline)

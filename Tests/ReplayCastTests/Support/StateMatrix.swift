@@ -66,13 +66,7 @@ final class StateMatrix {
 
     /// `observed`: names of sink elements whose "sink" pad is recorded.
     init(_ description: String, observed: [String], playFor: Double = 0.05) throws {
-        GStreamerSetup.ensure()
-        var error: UnsafeMutablePointer<GError>?
-        guard let pipeline = gst_parse_launch(description, &error), error == nil else {
-            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown"
-            g_clear_error(&error)
-            throw PipelineRun.Failure(source: "parser", text: text, debug: description)
-        }
+        let pipeline = try PipelineRun.parse(description)
         self.pipeline = pipeline
         self.playFor = playFor
         bus = gst_element_get_bus(pipeline)!
