@@ -13,15 +13,6 @@ import Testing
 /// GLib critical (the suite runs with G_DEBUG=fatal-warnings), and measures or draws
 /// correctly again once it gets good data after a flush (dualmixer: a flushing seek).
 @Suite struct HostileInputTests {
-    /// A 64-bit LCG (Knuth's MMIX constants): the same seed, the same buffers.
-    struct Seeded {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
-
     struct OddBuffer {
         let bytes: Int
         let pts: UInt64
@@ -170,5 +161,25 @@ import Testing
         #expect(harness.errors.isEmpty, "\(harness.errors)")
         #expect(firstLuma.count == sizes.count, "one output per input: \(firstLuma)")
         #expect(firstLuma.map { $0 == 0x80 } == sizes.map { $0 == 28800 }, "main shown only from whole buffers: \(firstLuma)")
+    }
+
+    /// Pad sizes at the top of their param specs: a PiP (or main picture) more than four
+    /// times the output's size is left out of the frame, with one warning naming the pad,
+    /// instead of allocating gigabytes for it; four times is still drawn.
+    @Test(arguments: [(2_147_483_647, false), (640, true)])
+    func pipcompositorLeavesOutPicturesTooLargeToDraw(width: Int, drawn: Bool) throws {
+        let out = PadRecorder(inspect: { bytes in String(bytes.prefix(160 * 120).filter { $0 != 235 }.count) })
+        let run = try PipelineRun.run(
+            "videotestsrc num-buffers=5 pattern=white ! video/x-raw,format=NV12,width=160,height=120,framerate=30/1 ! pip.sink_0 "
+                + "videotestsrc num-buffers=5 pattern=black ! video/x-raw,format=NV12,width=32,height=24,framerate=30/1 ! pip.sink_1 "
+                + "pipcompositor name=pip sink_1::width=\(width) sink_1::ypos=8 ! fakesink name=out",
+            prepare: { out.attach(to: $0, element: "out", pad: "sink") })
+        #expect(run.error == nil && run.reachedEOS)
+        let covered = out.buffers.compactMap { $0.note.flatMap { Int($0) } }
+        #expect(covered.count == 5, "five frames: \(covered)")
+        // Drawn at 640 wide from x = 0, the PiP covers rows 8…31 of the 160-pixel-wide frame.
+        #expect(covered.allSatisfy { $0 == (drawn ? 160 * 24 : 0) }, "luma samples not white: \(covered)")
+        let warnings = run.warnings.filter { $0.contains("sink_1") && $0.contains("\(width)x24") }
+        #expect(warnings.count == (drawn ? 0 : 1) && run.warnings.count == warnings.count, "\(run.warnings)")
     }
 }

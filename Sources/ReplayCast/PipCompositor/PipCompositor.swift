@@ -68,6 +68,7 @@ final class PipCompositor {
     }
     private(set) var planCounts = PlanCounts()
     private var warnedShortMain = false
+    private var warnedOversized = false
 
     init() {
         pads = .allocate(capacity: capacity)
@@ -135,7 +136,7 @@ final class PipCompositor {
             let upright = orientation.outputSize(for: source.size)
             let rect = PipGeometry.main(padSettings, source: upright, output: out.size, format: out.format)
             mainAlpha = padSettings.alpha
-            hasMain = mainBuffer != nil && !rect.isEmpty
+            hasMain = mainBuffer != nil && !rect.isEmpty && fits(element, rect, output: out.size, pad: 0)
             targets[0] = rect
             if hasMain {
                 let configured = withUnsafePointer(to: &pads[0].info) { sourceInfo in
@@ -150,7 +151,7 @@ final class PipCompositor {
             }
         }
 
-        for index in 1..<Swift.max(count, 1) { preparePiP(index, output: out) }
+        for index in 1..<Swift.max(count, 1) { preparePiP(element, index, output: out) }
 
         var flow = GST_FLOW_OK
         if hasMain, mainBuffer == takenMain, heldOutput == nil {
@@ -253,12 +254,12 @@ final class PipCompositor {
 
     // MARK: - PiPs
 
-    private func preparePiP(_ index: Int, output out: VideoFormat) {
+    private func preparePiP(_ element: UnsafeMutablePointer<RcPipCompositor>, _ index: Int, output out: VideoFormat) {
         guard index < count, pads[index].buffer != nil, let source = VideoFormat(pads[index].info) else { return }
         let padSettings = PadSettings(pads[index].settings)
         guard padSettings.alpha > 0 else { return }
         let rect = PipGeometry.pip(padSettings, source: source.size, output: out.size, format: out.format)
-        guard !rect.isEmpty else { return }
+        guard !rect.isEmpty, fits(element, rect, output: out.size, pad: index) else { return }
         let configured = withUnsafePointer(to: &pads[index].info) { sourceInfo in
             PictureLayer.of(pads[index].pad!).configure(
                 PictureLayer.Configuration(source: source, output: out, orientation: .rotate0, size: rect.size,
@@ -433,8 +434,24 @@ final class PipCompositor {
         rc_element_warning_stream_format(element, text, nil)
     }
 
+    /// A picture sized beyond `PipGeometry.maximumScale` times the output is not drawn that
+    /// frame (the rest of the frame is), with a warning naming the pad, once per run.
+    private func fits(_ element: UnsafeMutablePointer<RcPipCompositor>, _ rect: PixelRect, output: PixelSize, pad index: Int) -> Bool {
+        guard !PipGeometry.drawable(rect, output: output) else { return true }
+        let name = String(cString: rc_object_name(pads[index].pad!))
+        let text = "pipcompositor: \(name)'s picture would be drawn at \(rect.width)x\(rect.height), more than "
+            + "\(PipGeometry.maximumScale) times the \(output.width)x\(output.height) output: it is not drawn"
+        DebugLog.pipcompositor.debug(element, text)
+        if !warnedOversized {
+            warnedOversized = true
+            rc_element_warning_stream_format(element, text, nil)
+        }
+        return false
+    }
+
     func reset() {
         warnedShortMain = false
+        warnedOversized = false
         releaseSnapshot()
         releaseHeld()
         plan = .compose

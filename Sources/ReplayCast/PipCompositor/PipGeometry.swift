@@ -91,6 +91,15 @@ enum PipGeometry {
         }
     }
 
+    /// How many times the output's width (height) a picture may be drawn at: beyond that
+    /// the scaling tables and scratch frame would take gigabytes for a sliver of picture.
+    static let maximumScale = 4
+
+    /// Whether a picture drawn into `rect` is within `maximumScale` of the output.
+    static func drawable(_ rect: PixelRect, output: PixelSize) -> Bool {
+        rect.width <= maximumScale * output.width && rect.height <= maximumScale * output.height
+    }
+
     /// The rectangle the main picture (upright size `source`) is drawn into: the box at
     /// `xpos`/`ypos` of `width`×`height`, where -1 or 0 mean the output's size (the main
     /// picture fills the frame), fitted with `keepAspectRatio` (letterbox or pillarbox; in

@@ -14,6 +14,8 @@ struct PipelineRun {
 
     var elementMessages: [(source: String, fields: Fields)] = []
     var error: Failure?
+    /// Texts of the warning messages, in order.
+    var warnings: [String] = []
     var reachedEOS = false
     var timedOut = false
 
@@ -53,7 +55,8 @@ struct PipelineRun {
         gst_element_set_state(pipeline, GST_STATE_PLAYING)
         whilePlaying?(pipeline)
         let deadline = Date().addingTimeInterval(timeout)
-        let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ELEMENT.rawValue)
+        let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ELEMENT.rawValue
+                                  | GST_MESSAGE_WARNING.rawValue)
         loop: while true {
             guard Date() < deadline else { run.timedOut = true; break }
             guard let message = gst_bus_timed_pop_filtered(bus, 100_000_000, mask) else { continue }
@@ -72,6 +75,11 @@ struct PipelineRun {
                 g_clear_error(&gerror)
                 g_free(debug)
                 break loop
+            case GST_MESSAGE_WARNING:
+                var gerror: UnsafeMutablePointer<GError>?
+                gst_message_parse_warning(message, &gerror, nil)
+                run.warnings.append(gerror.map { String(cString: $0.pointee.message) } ?? "")
+                g_clear_error(&gerror)
             default:
                 if let s = gst_message_get_structure(message) {
                     run.elementMessages.append((source, Fields(s)))

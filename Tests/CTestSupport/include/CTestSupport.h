@@ -1,0 +1,2 @@
+#include "leaks_report.h"
+#include "property_values.h"
