@@ -119,7 +119,9 @@ final class PipCompositor {
             drawn[index] = false
         }
 
-        if count > 0, let buffer = pads[0].buffer, rc_video_buffer_fits(buffer, &pads[0].info) == 0 {
+        // A main buffer whose memory an earlier frame took (the in-place plan) is drawn from
+        // the held output, not read: only another buffer can be short.
+        if count > 0, let buffer = pads[0].buffer, buffer != takenMain, rc_video_buffer_fits(buffer, &pads[0].info) == 0 {
             skipShortMain(element, buffer)
             pads[0].buffer = nil
         }
