@@ -1,6 +1,7 @@
 import CGStreamer
 import CGstCheck
 import CReplayCast
+import CTestSupport
 import Foundation
 import MediaKernels
 import ReplayCast
@@ -181,5 +182,40 @@ import Testing
         #expect(covered.allSatisfy { $0 == (drawn ? 160 * 24 : 0) }, "luma samples not white: \(covered)")
         let warnings = run.warnings.filter { $0.contains("sink_1") && $0.contains("\(width)x24") }
         #expect(warnings.count == (drawn ? 0 : 1) && run.warnings.count == warnings.count, "\(run.warnings)")
+    }
+
+    /// Each numeric, boolean and enum property of replaykitsrc at the minimum and maximum of
+    /// its param spec when the broadcast starts (one at a time; the run bounded both by
+    /// duration and frame count, so that one of them at its edge still ends): the broadcast
+    /// runs to its end, or fails at once with an error naming replaykitsrc.
+    @Test func replaykitsrcStartsWithEveryPropertyAtItsEdges() throws {
+        GStreamerSetup.ensure()
+        let element = try #require(gst_element_factory_make("replaykitsrc", nil))
+        defer { gst_object_unref(element) }
+        var count: guint = 0
+        let list = try #require(rc_writable_properties(element, &count))
+        defer { g_free(list) }
+        var runs = 0, ended = 0
+        for index in 0..<Int(count) {
+            let spec = list[index]!
+            let name = String(cString: spec.pointee.name)
+            for pick in [guint(0), 1] {
+                var value = GValue()
+                guard rc_property_pick(spec, pick, 0, &value) != 0 else { continue }
+                let serialized = gst_value_serialize(&value)
+                let text = serialized.map { String(cString: $0) } ?? ""
+                g_free(serialized)
+                g_value_unset(&value)
+                let run = try PipelineRun.run(
+                    "replaykitsrc name=rk is-live=false duration=200000000 num-frames=6 \(name)=\(text) "
+                        + "rk.video ! fakesink rk.audio_app ! fakesink rk.audio_mic ! fakesink", timeout: 20)
+                runs += 1
+                if run.reachedEOS { ended += 1 }
+                #expect(run.reachedEOS || run.error?.source == "rk", "\(name)=\(text): \(String(describing: run.error))")
+                #expect(!run.timedOut, "\(name)=\(text) ran past 20 s")
+            }
+        }
+        #expect(runs == 32, "16 properties with a range, at both ends: \(runs)")
+        print("replaykitsrc edges: \(runs) starts, \(ended) ran to the end, \(runs - ended) refused by name")
     }
 }
