@@ -57,27 +57,34 @@ static void end_unlinked_pads(RcDualMixer *self, guint32 seek);
 /* The aggregator's own chain function, which queues the buffer for the aggregator thread. */
 static GstPadChainFunction aggregator_chain;
 
+/* The aggregator thread waits until every input has a buffer queued, and pops a token
+ * only when that input is not ahead; an input held back for room keeps one queued
+ * (queued again if popped meanwhile), or the mix would wait for the input while the input
+ * waits for the mix. Streaming thread of the pad, in chain. */
+static GstFlowReturn queue_token(RcDualMixerPad *pad) {
+  if (gst_aggregator_pad_has_buffer(GST_AGGREGATOR_PAD(pad))) return GST_FLOW_OK;
+  return aggregator_chain(GST_PAD(pad), GST_OBJECT_PARENT(pad), gst_buffer_ref(pad->token));
+}
+
 /* Runs on the upstream streaming thread: the input is converted and resampled here, in
  * parallel with the other input. The aggregator's queue then only needs to know that the
- * pad has data: a buffer is queued as that token when none is, otherwise it is done with.
- * So the aggregator thread wakes once per batch of mixable audio, not once per buffer;
- * rc_dualmixer_wait_for_room holds upstream back when an input runs too far ahead. */
+ * pad has data: the buffer is queued as that token when none is. So the aggregator thread
+ * wakes once per batch of mixable audio, not once per buffer; rc_dualmixer_wait_for_room
+ * holds upstream back when an input runs too far ahead. */
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
   RcDualMixer *self = (RcDualMixer *)parent;
-  gint index = ((RcDualMixerPad *)pad)->index;
-  if (!wait_restarted(self, index)) {
+  RcDualMixerPad *mixer_pad = (RcDualMixerPad *)pad;
+  if (!wait_restarted(self, mixer_pad->index)) {
     gst_buffer_unref(buffer);
     return GST_FLOW_FLUSHING;
   }
-  rc_dualmixer_input_buffer(self, index, buffer);
-  GstFlowReturn ret = GST_FLOW_OK;
-  if (gst_aggregator_pad_has_buffer(GST_AGGREGATOR_PAD(pad)))
-    gst_buffer_unref(buffer);
-  else
-    ret = aggregator_chain(pad, parent, buffer);
-  /* the token is queued first: a waiting input must still count as ready */
-  if (ret == GST_FLOW_OK && !rc_dualmixer_wait_for_room(self, index))
+  rc_dualmixer_input_buffer(self, mixer_pad->index, buffer);
+  mixer_pad->token = buffer;
+  GstFlowReturn ret = queue_token(mixer_pad);
+  if (ret == GST_FLOW_OK && !rc_dualmixer_wait_for_room(self, mixer_pad->index))
     ret = GST_FLOW_FLUSHING;
+  mixer_pad->token = NULL;
+  gst_buffer_unref(buffer);
   return ret;
 }
 
@@ -94,6 +101,7 @@ static gboolean pad_stopped(RcDualMixer *self, gint pad) {
 }
 
 gboolean rc_dualmixer_wait_progress(RcDualMixer *self, gint pad, guint64 seen) {
+  if (self->pads[pad]->token) queue_token(self->pads[pad]);
   g_mutex_lock(&self->progress_lock);
   while (self->progress == seen && !pad_stopped(self, pad))
     g_cond_wait(&self->progress_cond, &self->progress_lock);

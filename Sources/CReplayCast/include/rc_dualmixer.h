@@ -34,6 +34,9 @@ typedef struct {
   GstSegment input_segment;
   /* Between this pad's FLUSH_START and FLUSH_STOP; under the element's progress_lock. */
   gboolean flushing;
+  /* The buffer the upstream thread is in chain with (streaming thread only), queued again
+   * as the token while the input waits for room. */
+  GstBuffer *token;
 } RcDualMixerPad;
 
 typedef struct {
@@ -72,7 +75,8 @@ void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings 
 GstSegment *rc_aggregator_src_segment(GstAggregator *agg);
 void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position);
 /* An upstream thread waits until the mixer has moved on since it saw `seen` (returns TRUE),
- * or its pad is flushing or the element stopping (returns FALSE). */
+ * or its pad is flushing or the element stopping (returns FALSE); its token is queued
+ * first, so the mixer never waits for an input that waits for the mixer. */
 guint64 rc_dualmixer_progress(RcDualMixer *self);
 gboolean rc_dualmixer_wait_progress(RcDualMixer *self, gint pad, guint64 seen);
 void rc_dualmixer_signal_progress(RcDualMixer *self);
