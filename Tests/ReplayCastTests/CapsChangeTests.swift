@@ -21,7 +21,6 @@ import Testing
     static func meter(_ description: String, _ sections: [AudioSection]) -> [Fields] {
         let harness = Harness(description, caps: sections[0].caps)
         var pts: UInt64 = 0
-        var messages: [Fields] = []
         for section in sections {
             gst_harness_set_src_caps_str(harness.harness, section.caps)
             let frames = section.rate / 100
@@ -37,7 +36,7 @@ import Testing
         }
         harness.pushEOS()
         rc_post_flush()
-        messages = harness.messages()
+        let messages = harness.messages()
         #expect(harness.errors.isEmpty, "\(harness.errors)")
         return messages.filter { $0.name == "volumemeter" || $0.name == "level" }
     }

@@ -24,10 +24,10 @@ import Testing
 
     /// Plays `description` (its sink named "out"); with `targets` set, writes into the
     /// properties of the elements and pads they name ("el" or "el.pad") while it plays.
-    /// `settle`: property values ("el.pad::name", value) set after the writes, where a
-    /// written value would rightly keep the run from ending.
+    /// `settle` runs after the writes, to set back a value that would rightly keep the run
+    /// from ending.
     static func play(_ description: String, targets: [String] = [], strings: [String: [String]] = [:],
-                     settle: [(String, String)] = [], seed: UInt64 = 1) throws -> Thrashed {
+                     settle: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil, seed: UInt64 = 1) throws -> Thrashed {
         let out = PadRecorder(inspect: { bytes in String(bytes.reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) }) })
         var written: [String: Int] = [:]
         var skipped: Set<String> = []
@@ -41,12 +41,7 @@ import Testing
             var thrash = PropertyThrash(objects.map { rc_gobject($0) }, strings: strings, seed: seed)
             skipped = thrash.properties().skipped
             written = thrash.run(count: writes, pause: 0.002)
-            for (path, value) in settle {
-                let parts = path.components(separatedBy: "::")
-                let target = object(in: pipeline, parts[0])
-                gst_util_set_object_arg(rc_gobject(target), parts[1], value)
-                gst_object_unref(target)
-            }
+            settle?(pipeline)
             let sink = gst_bin_get_by_name(rc_bin(pipeline), "out")!
             _ = gst_element_query_position(sink, GST_FORMAT_TIME, &position)
             gst_object_unref(sink)
@@ -115,7 +110,9 @@ import Testing
             + "pipcompositor name=el ! fakesink sync=true name=out"
         // As in compositor, a run whose pads all repeat their last frame after EOS never ends.
         let thrashed = try Self.play(description, targets: ["el", "el.sink_0", "el.sink_1"],
-                                     settle: [("el.sink_0::repeat-after-eos", "false"), ("el.sink_1::repeat-after-eos", "false")])
+                                     settle: { pipeline in
+            for pad in ["sink_0", "sink_1"] { setPadProperty(pipeline, element: "el", pad: pad, "repeat-after-eos", "false") }
+        })
         let buffers = thrashed.out.buffers
         Self.expectThrashedWhilePlaying(thrashed, "pipcompositor", properties: 23)
         #expect(buffers.count == 30 && buffers.allSatisfy { $0.size == 160 * 120 * 3 / 2 }, "\(buffers.count) frames: \(buffers.prefix(3))")

@@ -430,10 +430,7 @@ final class PipCompositor {
     private func skipShortMain(_ element: UnsafeMutablePointer<RcPipCompositor>, _ buffer: UnsafeMutablePointer<GstBuffer>) {
         let text = "pipcompositor: a main picture buffer of \(gst_buffer_get_size(buffer)) bytes is smaller than its caps' "
             + "\(pads[0].info.size) bytes: that frame is drawn without it"
-        DebugLog.pipcompositor.debug(element, text)
-        guard !warnedShortMain else { return }
-        warnedShortMain = true
-        rc_element_warning_stream_format(element, text, nil)
+        warn(element, text, once: &warnedShortMain)
     }
 
     /// A picture sized beyond `PipGeometry.maximumScale` times the output is not drawn that
@@ -443,12 +440,16 @@ final class PipCompositor {
         let name = String(cString: rc_object_name(pads[index].pad!))
         let text = "pipcompositor: \(name)'s picture would be drawn at \(rect.width)x\(rect.height), more than "
             + "\(PipGeometry.maximumScale) times the \(output.width)x\(output.height) output: it is not drawn"
-        DebugLog.pipcompositor.debug(element, text)
-        if !warnedOversized {
-            warnedOversized = true
-            rc_element_warning_stream_format(element, text, nil)
-        }
+        warn(element, text, once: &warnedOversized)
         return false
+    }
+
+    /// Logs `text` each time; posts it as an element warning the first time in a run.
+    private func warn(_ element: UnsafeMutablePointer<RcPipCompositor>, _ text: String, once warned: inout Bool) {
+        DebugLog.pipcompositor.debug(element, text)
+        guard !warned else { return }
+        warned = true
+        rc_element_warning_stream_format(element, text, nil)
     }
 
     func reset() {
