@@ -26,6 +26,7 @@ final class DualMixer {
     private let levels = DualMixerLevels()
     private var bus: UnsafeMutablePointer<Float>
     private var busFrames = 0
+    private let outputBuffers = OutputBufferPool()
 
     /// An input this far ahead of the output waits for the mix to catch up, so a fast
     /// upstream (non-live, bursty app audio) cannot pile up unbounded audio here; its token
@@ -47,6 +48,16 @@ final class DualMixer {
     }
 
     func start() {
+        reset()
+    }
+
+    /// The pool's buffers go with the run; the next one may have another output format.
+    func stop() {
+        reset()
+        outputBuffers.drop()
+    }
+
+    private func reset() {
         startTime.withLock { $0 = nil }
         nextOutput = 0
         for input in inputs { input.reset() }
@@ -80,7 +91,7 @@ final class DualMixer {
     }
 
     func flush() {
-        start()
+        reset()
     }
 
     /// Output frame 0's running time: per the aggregator's start-time-selection, the first
@@ -266,7 +277,7 @@ final class DualMixer {
         if settings.post_levels != 0 { levels.measureMix(bus, frames: frames) }
 
         let bytesPerSample = output == .s16le ? 2 : 4
-        let buffer = gst_buffer_new_allocate(nil, gsize(2 * frames * bytesPerSample), nil)!
+        guard let buffer = outputBuffers.acquire(size: 2 * frames * bytesPerSample) else { return GST_FLOW_ERROR }
         buffer.withWritableBytes { data in
             if output == .s16le {
                 PCMConversion.toS16LE(bus, samples: 2 * frames, into: data)
@@ -320,7 +331,7 @@ func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
 func dualMixerStop(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
     // Every level message of the run is on the bus before the element leaves PAUSED.
     rc_post_flush()
-    DualMixer.of(element).start()
+    DualMixer.of(element).stop()
     return 1
 }
 

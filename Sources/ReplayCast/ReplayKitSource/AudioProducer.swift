@@ -13,6 +13,7 @@ final class AudioProducer: StreamProducer {
     /// The uninterrupted stretch of samples in progress, restarted by a format change.
     private var run: AudioRun
     private var bufferIndex = 0
+    private let buffers = OutputBufferPool()
 
     override init(kind: RcStreamKind, element: UnsafeMutablePointer<RcReplayKitSrc>, timeline: BroadcastTimeline,
                   configuration: BroadcastConfiguration, groupID: guint) {
@@ -70,13 +71,15 @@ final class AudioProducer: StreamProducer {
             gap(time: start, duration: buffer.duration)
             return true
         }
-        let data = makeBuffer(firstSample: buffer.firstFrame, frames: buffer.frames, silent: delivery == .silence)
+        guard let data = makeBuffer(firstSample: buffer.firstFrame, frames: buffer.frames, silent: delivery == .silence) else {
+            return flowContinues(GST_FLOW_ERROR)
+        }
         return push(data, time: start, duration: buffer.duration)
     }
 
-    private func makeBuffer(firstSample: Int64, frames: Int, silent: Bool) -> UnsafeMutablePointer<GstBuffer> {
+    private func makeBuffer(firstSample: Int64, frames: Int, silent: Bool) -> UnsafeMutablePointer<GstBuffer>? {
         let size = frames * stream.channels * stream.format.bytesPerSample
-        let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
+        guard let buffer = buffers.acquire(size: size) else { return nil }
         buffer.withWritableBytes { data in
             if silent {
                 data.initialize(repeating: 0, count: size)

@@ -128,7 +128,7 @@ class StreamProducer {
     }
 
     /// An unlinked pad keeps its stream's schedule and drops the data: the other pads flow.
-    private func flowContinues(_ flow: GstFlowReturn) -> Bool {
+    func flowContinues(_ flow: GstFlowReturn) -> Bool {
         switch flow {
         case GST_FLOW_OK, GST_FLOW_NOT_LINKED:
             return true
