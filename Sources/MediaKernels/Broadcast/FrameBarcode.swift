@@ -30,19 +30,17 @@ public enum FrameBarcode {
     @inline(__always)
     static func edge(_ index: Int, _ width: Int) -> Int { index * width / columns }
 
-    /// The cell bits of each row, bit 63 being column 0.
+    /// The cell bits of each row, bit 63 being column 0. Built in registers: it runs per frame.
     static func rowBits(frameNumber: UInt32, timestamp: UInt64) -> (UInt64, UInt64) {
-        var bytes: [UInt8] = [magic]
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: frameNumber >> shift)) }
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: timestamp >> shift)) }
-        let crc = crc16(bytes)
-        bytes.append(UInt8(crc >> 8))
-        bytes.append(UInt8(crc & 0xFF))
         // 120 payload bits as a 128-bit number, top-aligned: word 0 holds bits 0…63.
-        var high: UInt64 = 0, low: UInt64 = 0
-        for (index, byte) in bytes.enumerated() {
-            if index < 8 { high |= UInt64(byte) << (56 - 8 * index) } else { low |= UInt64(byte) << (56 - 8 * (index - 8)) }
+        let high = UInt64(magic) << 56 | UInt64(frameNumber) << 24 | timestamp >> 40
+        var low = (timestamp & 0xFF_FFFF_FFFF) << 24
+        var crc = crcInitial
+        for index in 0 ..< 13 {
+            let word = index < 8 ? high : low
+            crc = crc16(crc, UInt8(truncatingIfNeeded: word >> (56 - 8 * (index % 8))))
         }
+        low |= UInt64(crc) << 8
         let row0Data = high >> 4 // payload bits 0…59
         let row1Data = (high & 0xF) << 56 | low >> 8 // payload bits 60…119
         return (withReferences(row0Data), withReferences(row1Data))
@@ -56,11 +54,15 @@ public enum FrameBarcode {
     }
 
     static func crc16(_ bytes: some Sequence<UInt8>) -> UInt16 {
-        var crc: UInt16 = 0xFFFF
-        for byte in bytes {
-            crc ^= UInt16(byte) << 8
-            for _ in 0 ..< 8 { crc = crc & 0x8000 != 0 ? crc << 1 ^ 0x1021 : crc << 1 }
-        }
+        bytes.reduce(crcInitial, crc16)
+    }
+
+    private static let crcInitial: UInt16 = 0xFFFF
+
+    @inline(__always)
+    private static func crc16(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
+        var crc = crc ^ UInt16(byte) << 8
+        for _ in 0 ..< 8 { crc = crc & 0x8000 != 0 ? crc << 1 ^ 0x1021 : crc << 1 }
         return crc
     }
 }

@@ -1,4 +1,4 @@
-import MediaKernels
+@testable import MediaKernels
 import Testing
 
 @Suite struct BarcodeReaderTests {
@@ -104,6 +104,31 @@ import Testing
         for y in row * width / 64 ..< (row + 1) * width / 64 {
             for x in column * width / 64 ..< (column + 1) * width / 64 { frame.luma[y * frame.yStride + x] ^= 0xFF }
         }
+    }
+
+    /// The writer's rows, column by column, against the documented layout built bit by bit
+    /// from the 15 payload bytes; the CRC against CRC-16/CCITT-FALSE's published check value.
+    @Test func rowsHoldTheDocumentedLayout() {
+        #expect(FrameBarcode.crc16(Array("123456789".utf8)) == 0x29B1)
+        let frameNumber: UInt32 = 0x0102_0304, timestamp: UInt64 = 0x1122_3344_5566_7788
+        var bytes: [UInt8] = [0xB5, 0x01, 0x02, 0x03, 0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88]
+        let crc = FrameBarcode.crc16(bytes)
+        bytes += [UInt8(crc >> 8), UInt8(crc & 0xFF)]
+        let payload: [Bool] = bytes.flatMap { byte in (0 ..< 8).map { bit in byte >> (7 - bit) & 1 == 1 } }
+        let rows = FrameBarcode.rowBits(frameNumber: frameNumber, timestamp: timestamp)
+        var compared = 0
+        for (row, bits) in [rows.0, rows.1].enumerated() {
+            for column in 0 ..< 64 {
+                let expected: Bool = switch column {
+                case 0, 62: false
+                case 1, 63: true
+                default: payload[row * 60 + column - 2]
+                }
+                #expect((bits >> (63 - column) & 1 == 1) == expected, "row \(row) column \(column)")
+                compared += 1
+            }
+        }
+        #expect(payload.count == 120 && compared == 128)
     }
 
     @Test func checksumRejectsACorruptedRow() throws {
