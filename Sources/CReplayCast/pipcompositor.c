@@ -299,12 +299,13 @@ void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count) {
     gst_clear_object(&pads[i].pad);
 }
 
-GstBuffer *rc_pipcompositor_take_memory(GstBuffer *main, const GstVideoInfo *output) {
+GstBuffer *rc_pipcompositor_take_memory(RcPipCompositor *self, GstBuffer *main, const GstVideoInfo *output) {
   /* Only the pad references it: nobody else can see the pixels change. */
-  if (GST_MINI_OBJECT_REFCOUNT_VALUE(main) != 1 || !gst_buffer_is_all_memory_writable(main))
+  if (!self->wrappers || GST_MINI_OBJECT_REFCOUNT_VALUE(main) != 1 || !gst_buffer_is_all_memory_writable(main))
     return NULL;
   guint n = gst_buffer_n_memory(main);
-  if (n == 0)
+  GstMemory *memory[16];
+  if (n == 0 || n > G_N_ELEMENTS(memory))
     return NULL;
   /* Plain system memory only: memory of a device or of a fixed-size pool (v4l2, dmabuf, GL)
    * must go back to its owner, so those are copied instead. */
@@ -325,14 +326,25 @@ GstBuffer *rc_pipcompositor_take_memory(GstBuffer *main, const GstVideoInfo *out
         return NULL;
   }
 
-  GstBuffer *out = gst_buffer_new();
+  GstBuffer *out = NULL;
+  if (gst_buffer_pool_acquire_buffer(self->wrappers, &out, NULL) != GST_FLOW_OK)
+    return NULL;
+  /* Out of `main` before into `out`: memory with one owner at a time needs no parent list. */
   for (guint i = 0; i < n; i++)
-    gst_buffer_append_memory(out, gst_buffer_get_memory(main, i));
-  /* Drops main's exclusive hold, so `out` is the only owner. */
+    memory[i] = gst_buffer_get_memory(main, i);
   gst_buffer_remove_all_memory(main);
-  if (meta)
-    gst_buffer_add_video_meta_full(out, meta->flags, meta->format, meta->width, meta->height, meta->n_planes,
-        meta->offset, meta->stride);
+  for (guint i = 0; i < n; i++)
+    gst_buffer_append_memory(out, memory[i]);
+  GstVideoMeta *layout = gst_buffer_get_video_meta(out);
+  layout->flags = meta ? meta->flags : GST_VIDEO_FRAME_FLAG_NONE;
+  layout->format = GST_VIDEO_INFO_FORMAT(output);
+  layout->width = GST_VIDEO_INFO_WIDTH(output);
+  layout->height = GST_VIDEO_INFO_HEIGHT(output);
+  layout->n_planes = GST_VIDEO_INFO_N_PLANES(output);
+  for (guint i = 0; i < GST_VIDEO_MAX_PLANES; i++) {
+    layout->offset[i] = output->offset[i];
+    layout->stride[i] = output->stride[i];
+  }
   return out;
 }
 
@@ -382,12 +394,19 @@ static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
 }
 
 static gboolean start(GstAggregator *agg) {
-  rc_pipcompositor_reset((RcPipCompositor *)agg);
+  RcPipCompositor *self = (RcPipCompositor *)agg;
+  rc_pipcompositor_reset(self);
+  self->wrappers = rc_wrapper_pool_new();
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->start(agg);
 }
 
 static gboolean stop(GstAggregator *agg) {
-  rc_pipcompositor_reset((RcPipCompositor *)agg);
+  RcPipCompositor *self = (RcPipCompositor *)agg;
+  rc_pipcompositor_reset(self);
+  /* Wrappers still downstream are freed as they come back. */
+  if (self->wrappers)
+    gst_buffer_pool_set_active(self->wrappers, FALSE);
+  gst_clear_object(&self->wrappers);
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->stop(agg);
 }
 

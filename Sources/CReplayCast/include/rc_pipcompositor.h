@@ -90,6 +90,7 @@ typedef struct {
   GstVideoAggregator parent;
   RcPipCompositorSettings settings; /* object lock */
   void *state;                      /* Swift PipCompositor, retained; instance init to finalize */
+  GstBufferPool *wrappers;          /* rc_wrapper_pool for the in-place plan; start to stop */
 } RcPipCompositor;
 
 typedef struct {
@@ -116,9 +117,14 @@ void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count);
 
 /* The output buffer made of the main buffer's own memory, without copying, when nothing
  * else can see it: `main` is referenced only by its pad, its memory is plain system memory,
- * exclusively owned and writable, and its layout is the output's. The memory moves to the
- * returned buffer (with the video meta, if any); `main` is left empty. NULL otherwise. */
-GstBuffer *rc_pipcompositor_take_memory(GstBuffer *main, const GstVideoInfo *output);
+ * exclusively owned and writable, and its layout is the output's. The memory moves to a
+ * buffer from `wrappers` (whose video meta then describes the output's layout); `main` is
+ * left empty. NULL otherwise. */
+GstBuffer *rc_pipcompositor_take_memory(RcPipCompositor *self, GstBuffer *main, const GstVideoInfo *output);
+
+/* A pool of buffers without memory, each with a video meta (rc_wrapper_pool.c); active, or
+ * NULL if it could not be set up. */
+GstBufferPool *rc_wrapper_pool_new(void);
 
 /* FALSE when `buffer` is smaller than `info` says a frame is (without a video meta; with one,
  * mapping checks its planes). */

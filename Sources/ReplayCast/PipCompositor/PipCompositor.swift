@@ -170,7 +170,7 @@ final class PipCompositor {
                     flow = rc_pipcompositor_allocate_output(element, outbuf)
                     plan = .copyHeld
                 }
-            } else if let memory = rc_pipcompositor_take_memory(mainBuffer, &output) {
+            } else if let memory = rc_pipcompositor_take_memory(element, mainBuffer, &output) {
                 takenMain = gst_buffer_ref(mainBuffer)
                 outbuf.pointee = memory
                 plan = .taken
