@@ -26,6 +26,11 @@ import Testing
                 let flow = shared.harness.push(bytes, pts: UInt64(index) * duration, duration: duration)
                 g_rec_mutex_unlock(&h.pointee.srcpad.pointee.stream_rec_lock)
                 tally.add(flow == GST_FLOW_OK)
+                // As a source's task pauses on FLUSHING until the flush ends: pushing on at
+                // once would keep the stream lock from FLUSH_STOP (the lock is not fair).
+                while flow == GST_FLOW_FLUSHING && h.pointee.srcpad.pointee.object.flags & GST_PAD_FLAG_FLUSHING.rawValue != 0 {
+                    Thread.sleep(forTimeInterval: 0.0002)
+                }
             }
             done.signal()
         }
