@@ -17,38 +17,20 @@ static GstStaticPadTemplate src_template =
 
 /* ---- pad ---- */
 
-enum { PAD_PROP_0, PAD_PROP_VOLUME, PAD_PROP_MUTE };
-
 typedef RcDualMixerPad GstDualMixerPad;
 typedef RcDualMixerPadClass GstDualMixerPadClass;
 G_DEFINE_TYPE(GstDualMixerPad, rc_dualmixer_pad, GST_TYPE_AGGREGATOR_PAD)
 
+static const RcProperty pad_properties[] = {
+  RC_DOUBLE(RcDualMixerPadSettings, volume, "volume", "Volume", "Volume of this pad", 0.0, 10.0, 1.0,
+      GST_PARAM_CONTROLLABLE),
+  RC_BOOLEAN(RcDualMixerPadSettings, mute, "mute", "Mute", "Mute this pad", FALSE, GST_PARAM_CONTROLLABLE),
+};
+
+RC_PROPERTY_ACCESSORS(pad_, RcDualMixerPad, settings, pad_properties)
+
 void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings *out) {
-  GST_OBJECT_LOCK(pad);
-  *out = pad->settings;
-  GST_OBJECT_UNLOCK(pad);
-}
-
-static void pad_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
-  RcDualMixerPad *pad = (RcDualMixerPad *)object;
-  GST_OBJECT_LOCK(pad);
-  switch (id) {
-    case PAD_PROP_VOLUME: pad->settings.volume = g_value_get_double(value); break;
-    case PAD_PROP_MUTE: pad->settings.mute = g_value_get_boolean(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(pad);
-}
-
-static void pad_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
-  RcDualMixerPad *pad = (RcDualMixerPad *)object;
-  GST_OBJECT_LOCK(pad);
-  switch (id) {
-    case PAD_PROP_VOLUME: g_value_set_double(value, pad->settings.volume); break;
-    case PAD_PROP_MUTE: g_value_set_boolean(value, pad->settings.mute); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(pad);
+  rc_properties_copy(pad, &pad->settings, sizeof *out, pad_properties, G_N_ELEMENTS(pad_properties), out);
 }
 
 static gboolean wait_restarted(RcDualMixer *self, gint pad);
@@ -148,30 +130,17 @@ static void pad_constructed(GObject *object) {
 static void rc_dualmixer_pad_class_init(RcDualMixerPadClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
   gobject_class->constructed = pad_constructed;
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_CONTROLLABLE;
   gobject_class->set_property = pad_set_property;
   gobject_class->get_property = pad_get_property;
-  g_object_class_install_property(gobject_class, PAD_PROP_VOLUME,
-      g_param_spec_double("volume", "Volume", "Volume of this pad", 0.0, 10.0, 1.0, flags));
-  g_object_class_install_property(gobject_class, PAD_PROP_MUTE,
-      g_param_spec_boolean("mute", "Mute", "Mute this pad", FALSE, flags));
+  rc_properties_install(gobject_class, pad_properties, G_N_ELEMENTS(pad_properties));
 }
 
 static void rc_dualmixer_pad_init(RcDualMixerPad *pad) {
   gst_segment_init(&pad->input_segment, GST_FORMAT_TIME);
-  pad->settings.volume = 1.0;
-  pad->settings.mute = FALSE;
+  rc_properties_init(&pad->settings, pad_properties, G_N_ELEMENTS(pad_properties));
 }
 
 /* ---- element ---- */
-
-enum {
-  PROP_0,
-  PROP_MIX_MODE,
-  PROP_POST_LEVELS,
-  PROP_OUTPUT_BUFFER_DURATION,
-  PROP_LEVEL_INTERVAL,
-};
 
 static const GEnumValue mix_mode_values[] = {
   { RC_MIX_SUM, "Sum, with a soft limiter above -1 dBFS so the sum never clips harshly or wraps", "sum" },
@@ -179,12 +148,22 @@ static const GEnumValue mix_mode_values[] = {
   { 0, NULL, NULL },
 };
 
-static GType mix_mode_type(void) {
-  static gsize type = 0;
-  if (g_once_init_enter(&type))
-    g_once_init_leave(&type, g_enum_register_static("GstDualMixerMode", mix_mode_values));
-  return type;
-}
+static GType mix_mode_type(void) { return rc_enum_type("GstDualMixerMode", mix_mode_values); }
+
+#define MUTABLE GST_PARAM_MUTABLE_PLAYING
+static const RcProperty properties[] = {
+  RC_ENUM(RcDualMixerSettings, mix_mode, "mix-mode", "Mix mode", "How app and mic audio combine", mix_mode_type,
+      RC_MIX_SUM, MUTABLE),
+  RC_BOOLEAN(RcDualMixerSettings, post_levels, "post-levels", "Post levels",
+      "Post a 'dualmixer-levels' element message per level interval: rms and peak of app, mic and mix, "
+      "and whether each input is active, silent or absent", FALSE, MUTABLE),
+  RC_UINT64(RcDualMixerSettings, output_buffer_duration, "output-buffer-duration", "Output buffer duration",
+      "Duration of each output buffer in nanoseconds", GST_MSECOND, GST_SECOND, 10 * GST_MSECOND,
+      GST_PARAM_MUTABLE_READY),
+  RC_UINT64(RcDualMixerSettings, level_interval, "level-interval", "Level interval",
+      "Interval of time between 'dualmixer-levels' messages in nanoseconds", GST_MSECOND, G_MAXUINT64,
+      100 * GST_MSECOND, MUTABLE),
+};
 
 /* GstChildProxy makes the pads' properties settable as app::volume=0.5, as with audiomixer. */
 static GObject *child_by_name(GstChildProxy *proxy, const gchar *name) {
@@ -212,10 +191,10 @@ G_DEFINE_TYPE_WITH_CODE(GstDualMixer, rc_dualmixer, GST_TYPE_AGGREGATOR,
     G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, child_proxy_init))
 
 void rc_dualmixer_copy_settings(RcDualMixer *self, RcDualMixerSettings *out) {
-  GST_OBJECT_LOCK(self);
-  *out = self->settings;
-  GST_OBJECT_UNLOCK(self);
+  rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
 }
+
+RC_PROPERTY_ACCESSORS(, RcDualMixer, settings, properties)
 
 GstSegment *rc_aggregator_src_segment(GstAggregator *agg) {
   return &GST_AGGREGATOR_PAD(agg->srcpad)->segment;
@@ -233,32 +212,6 @@ void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position) {
   GST_OBJECT_LOCK(agg);
   GST_AGGREGATOR_PAD(agg->srcpad)->segment.position = position;
   GST_OBJECT_UNLOCK(agg);
-}
-
-static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
-  RcDualMixer *self = (RcDualMixer *)object;
-  GST_OBJECT_LOCK(self);
-  switch (id) {
-    case PROP_MIX_MODE: self->settings.mix_mode = g_value_get_enum(value); break;
-    case PROP_POST_LEVELS: self->settings.post_levels = g_value_get_boolean(value); break;
-    case PROP_OUTPUT_BUFFER_DURATION: self->settings.output_buffer_duration = g_value_get_uint64(value); break;
-    case PROP_LEVEL_INTERVAL: self->settings.level_interval = g_value_get_uint64(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
-  RcDualMixer *self = (RcDualMixer *)object;
-  GST_OBJECT_LOCK(self);
-  switch (id) {
-    case PROP_MIX_MODE: g_value_set_enum(value, self->settings.mix_mode); break;
-    case PROP_POST_LEVELS: g_value_set_boolean(value, self->settings.post_levels); break;
-    case PROP_OUTPUT_BUFFER_DURATION: g_value_set_uint64(value, self->settings.output_buffer_duration); break;
-    case PROP_LEVEL_INTERVAL: g_value_set_uint64(value, self->settings.level_interval); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
 }
 
 static void finalize(GObject *object) {
@@ -423,28 +376,12 @@ static void rc_dualmixer_class_init(RcDualMixerClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
   GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS(klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
   gobject_class->set_property = set_property;
   gobject_class->get_property = get_property;
   gobject_class->finalize = finalize;
   element_class->change_state = change_state;
-
-  g_object_class_install_property(gobject_class, PROP_MIX_MODE,
-      g_param_spec_enum("mix-mode", "Mix mode", "How app and mic audio combine", mix_mode_type(), RC_MIX_SUM, flags));
-  g_object_class_install_property(gobject_class, PROP_POST_LEVELS,
-      g_param_spec_boolean("post-levels", "Post levels",
-          "Post a 'dualmixer-levels' element message per level interval: rms and peak of app, mic and mix, "
-          "and whether each input is active, silent or absent",
-          FALSE, flags));
-  g_object_class_install_property(gobject_class, PROP_OUTPUT_BUFFER_DURATION,
-      g_param_spec_uint64("output-buffer-duration", "Output buffer duration",
-          "Duration of each output buffer in nanoseconds", GST_MSECOND, GST_SECOND,
-          RC_DUALMIXER_DEFAULT_OUTPUT_DURATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property(gobject_class, PROP_LEVEL_INTERVAL,
-      g_param_spec_uint64("level-interval", "Level interval",
-          "Interval of time between 'dualmixer-levels' messages in nanoseconds", GST_MSECOND, G_MAXUINT64,
-          RC_DUALMIXER_DEFAULT_LEVEL_INTERVAL, flags));
+  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
 
   gst_element_class_add_static_pad_template_with_gtype(element_class, &app_template, rc_dualmixer_pad_get_type());
   gst_element_class_add_static_pad_template_with_gtype(element_class, &mic_template, rc_dualmixer_pad_get_type());
@@ -480,9 +417,6 @@ static void rc_dualmixer_init(RcDualMixer *self) {
     self->pads[i] = pad;
     gst_element_add_pad(GST_ELEMENT(self), GST_PAD(pad));
   }
-  self->settings.mix_mode = RC_MIX_SUM;
-  self->settings.post_levels = FALSE;
-  self->settings.output_buffer_duration = RC_DUALMIXER_DEFAULT_OUTPUT_DURATION;
-  self->settings.level_interval = RC_DUALMIXER_DEFAULT_LEVEL_INTERVAL;
+  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
   self->state = rc_dualmixer_state_new();
 }

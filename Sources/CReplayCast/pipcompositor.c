@@ -13,11 +13,6 @@ static GstStaticPadTemplate sink_template =
 static GstStaticPadTemplate src_template =
     GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(RC_PIP_CAPS));
 
-static GType enum_type(const gchar *name, const GEnumValue *values) {
-  GType type = g_type_from_name(name);
-  return type ? type : g_enum_register_static(name, values);
-}
-
 /* Same values and texts as compositor's GstCompositorBackground, plus `color`. Our own type
  * names: compositor registers its own, and both plugins may live in one process. */
 static const GEnumValue background_values[] = {
@@ -50,72 +45,51 @@ static const GEnumValue position_values[] = {
   { 0, NULL, NULL },
 };
 
+static GType background_type(void) { return rc_enum_type("GstPipCompositorBackground", background_values); }
+static GType sizing_type(void) { return rc_enum_type("GstPipCompositorSizingPolicy", sizing_values); }
+static GType position_type(void) { return rc_enum_type("GstPipCompositorPosition", position_values); }
+
 /* ------------------------------------------------------------------------------------ */
 /* Sink pad: GstPipCompositorPad                                                        */
 
-enum {
-  PROP_PAD_0,
-  PROP_PAD_XPOS,
-  PROP_PAD_YPOS,
-  PROP_PAD_WIDTH,
-  PROP_PAD_HEIGHT,
-  PROP_PAD_ALPHA,
-  PROP_PAD_SIZING_POLICY,
-  PROP_PAD_POSITION,
-  PROP_PAD_MARGIN,
-  PROP_PAD_SCALE,
-  PROP_PAD_BORDER_WIDTH,
-  PROP_PAD_BORDER_COLOR,
-  PROP_PAD_CORNER_RADIUS,
+/* compositor's names, blurbs and defaults. width and height start at -1 instead of
+ * G_MININT: -1 (the default) and 0 keep compositor's meaning, other negative sizes are
+ * refused. Pixel counts stop at MAX_PIXELS: far beyond any frame, small enough that sums of
+ * them never overflow. */
+#define MAX_PIXELS 32767
+#define CONTROLLABLE GST_PARAM_CONTROLLABLE
+static const RcProperty pad_properties[] = {
+  RC_INT(RcPipPadSettings, xpos, "xpos", "X Position", "X Position of the picture", G_MININT, G_MAXINT, 0, CONTROLLABLE),
+  RC_INT(RcPipPadSettings, ypos, "ypos", "Y Position", "Y Position of the picture", G_MININT, G_MAXINT, 0, CONTROLLABLE),
+  RC_INT(RcPipPadSettings, width, "width", "Width",
+      "Width of the picture (-1 or 0: the input's width; on the main pad: the output's)", -1, G_MAXINT, -1, CONTROLLABLE),
+  RC_INT(RcPipPadSettings, height, "height", "Height",
+      "Height of the picture (-1 or 0: the input's height; on the main pad: the output's)", -1, G_MAXINT, -1,
+      CONTROLLABLE),
+  RC_DOUBLE(RcPipPadSettings, alpha, "alpha", "Alpha", "Alpha of the picture", 0.0, 1.0, 1.0, CONTROLLABLE),
+  RC_ENUM(RcPipPadSettings, sizing_policy, "sizing-policy", "Sizing policy", "Sizing policy to use for image scaling",
+      sizing_type, RC_PIP_SIZING_NONE, CONTROLLABLE),
+  RC_ENUM(RcPipPadSettings, position, "position", "Position",
+      "Where the picture goes: at xpos/ypos (custom) or in a corner of the output, margin pixels from its edges",
+      position_type, RC_PIP_POSITION_CUSTOM, CONTROLLABLE),
+  RC_UINT(RcPipPadSettings, margin, "margin", "Margin",
+      "Distance in pixels from the output's edges for the corner positions", 0, MAX_PIXELS, 0, CONTROLLABLE),
+  RC_DOUBLE(RcPipPadSettings, scale, "scale", "Scale",
+      "Width of the picture as a fraction of the output's width, aspect ratio kept (0 = use width and height)",
+      0.0, 1.0, 0.0, CONTROLLABLE),
+  RC_UINT(RcPipPadSettings, border_width, "border-width", "Border width",
+      "Width in pixels of a border drawn inside the picture's rectangle", 0, MAX_PIXELS, 0, CONTROLLABLE),
+  RC_UINT(RcPipPadSettings, border_color, "border-color", "Border color",
+      "Border color to use (big-endian ARGB; alpha is the pad's)", 0, G_MAXUINT32, 0xFFFFFFFFu, CONTROLLABLE),
+  RC_UINT(RcPipPadSettings, corner_radius, "corner-radius", "Corner radius",
+      "Radius in pixels of the picture's rounded corners (0 = square)", 0, MAX_PIXELS, 0, CONTROLLABLE),
 };
 
 typedef RcPipCompositorPad GstPipCompositorPad;
 typedef RcPipCompositorPadClass GstPipCompositorPadClass;
 G_DEFINE_TYPE(GstPipCompositorPad, rc_pipcompositor_pad, GST_TYPE_VIDEO_AGGREGATOR_PAD)
 
-static void pad_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
-  RcPipCompositorPad *pad = (RcPipCompositorPad *)object;
-  RcPipPadSettings *s = &pad->settings;
-  GST_OBJECT_LOCK(pad);
-  switch (id) {
-    case PROP_PAD_XPOS: s->xpos = g_value_get_int(value); break;
-    case PROP_PAD_YPOS: s->ypos = g_value_get_int(value); break;
-    case PROP_PAD_WIDTH: s->width = g_value_get_int(value); break;
-    case PROP_PAD_HEIGHT: s->height = g_value_get_int(value); break;
-    case PROP_PAD_ALPHA: s->alpha = g_value_get_double(value); break;
-    case PROP_PAD_SIZING_POLICY: s->sizing_policy = g_value_get_enum(value); break;
-    case PROP_PAD_POSITION: s->position = g_value_get_enum(value); break;
-    case PROP_PAD_MARGIN: s->margin = g_value_get_uint(value); break;
-    case PROP_PAD_SCALE: s->scale = g_value_get_double(value); break;
-    case PROP_PAD_BORDER_WIDTH: s->border_width = g_value_get_uint(value); break;
-    case PROP_PAD_BORDER_COLOR: s->border_color = g_value_get_uint(value); break;
-    case PROP_PAD_CORNER_RADIUS: s->corner_radius = g_value_get_uint(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(pad);
-}
-
-static void pad_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
-  RcPipCompositorPad *pad = (RcPipCompositorPad *)object;
-  RcPipPadSettings *s = &pad->settings;
-  GST_OBJECT_LOCK(pad);
-  switch (id) {
-    case PROP_PAD_XPOS: g_value_set_int(value, s->xpos); break;
-    case PROP_PAD_YPOS: g_value_set_int(value, s->ypos); break;
-    case PROP_PAD_WIDTH: g_value_set_int(value, s->width); break;
-    case PROP_PAD_HEIGHT: g_value_set_int(value, s->height); break;
-    case PROP_PAD_ALPHA: g_value_set_double(value, s->alpha); break;
-    case PROP_PAD_SIZING_POLICY: g_value_set_enum(value, s->sizing_policy); break;
-    case PROP_PAD_POSITION: g_value_set_enum(value, s->position); break;
-    case PROP_PAD_MARGIN: g_value_set_uint(value, s->margin); break;
-    case PROP_PAD_SCALE: g_value_set_double(value, s->scale); break;
-    case PROP_PAD_BORDER_WIDTH: g_value_set_uint(value, s->border_width); break;
-    case PROP_PAD_BORDER_COLOR: g_value_set_uint(value, s->border_color); break;
-    case PROP_PAD_CORNER_RADIUS: g_value_set_uint(value, s->corner_radius); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(pad);
-}
+RC_PROPERTY_ACCESSORS(pad_, RcPipCompositorPad, settings, pad_properties)
 
 static void pad_finalize(GObject *object) {
   RcPipCompositorPad *pad = (RcPipCompositorPad *)object;
@@ -137,83 +111,32 @@ static gboolean pad_prepare_frame(GstVideoAggregatorPad *vpad, GstVideoAggregato
 static void rc_pipcompositor_pad_class_init(RcPipCompositorPadClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
   GstVideoAggregatorPadClass *vpad_class = GST_VIDEO_AGGREGATOR_PAD_CLASS(klass);
-  const GParamFlags flags = G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS;
-  GType sizing_type = enum_type("GstPipCompositorSizingPolicy", sizing_values);
-  GType position_type = enum_type("GstPipCompositorPosition", position_values);
 
   gobject_class->set_property = pad_set_property;
   gobject_class->get_property = pad_get_property;
   gobject_class->finalize = pad_finalize;
   vpad_class->prepare_frame = pad_prepare_frame;
-
-  /* compositor's names, blurbs and defaults. width and height start at -1 instead of
-   * G_MININT: -1 (the default) and 0 keep compositor's meaning, other negative sizes are
-   * refused. */
-  g_object_class_install_property(gobject_class, PROP_PAD_XPOS,
-      g_param_spec_int("xpos", "X Position", "X Position of the picture", G_MININT, G_MAXINT, RC_PIP_DEFAULT_XPOS, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_YPOS,
-      g_param_spec_int("ypos", "Y Position", "Y Position of the picture", G_MININT, G_MAXINT, RC_PIP_DEFAULT_YPOS, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_WIDTH,
-      g_param_spec_int("width", "Width",
-          "Width of the picture (-1 or 0: the input's width; on the main pad: the output's)",
-          -1, G_MAXINT, RC_PIP_DEFAULT_WIDTH, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_HEIGHT,
-      g_param_spec_int("height", "Height",
-          "Height of the picture (-1 or 0: the input's height; on the main pad: the output's)",
-          -1, G_MAXINT, RC_PIP_DEFAULT_HEIGHT, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_ALPHA,
-      g_param_spec_double("alpha", "Alpha", "Alpha of the picture", 0.0, 1.0, RC_PIP_DEFAULT_ALPHA, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_SIZING_POLICY,
-      g_param_spec_enum("sizing-policy", "Sizing policy", "Sizing policy to use for image scaling",
-          sizing_type, RC_PIP_DEFAULT_SIZING_POLICY, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_POSITION,
-      g_param_spec_enum("position", "Position",
-          "Where the picture goes: at xpos/ypos (custom) or in a corner of the output, margin pixels from its edges",
-          position_type, RC_PIP_DEFAULT_POSITION, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_MARGIN,
-      g_param_spec_uint("margin", "Margin", "Distance in pixels from the output's edges for the corner positions",
-          0, RC_PIP_MAX_PIXELS, RC_PIP_DEFAULT_MARGIN, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_SCALE,
-      g_param_spec_double("scale", "Scale",
-          "Width of the picture as a fraction of the output's width, aspect ratio kept (0 = use width and height)",
-          0.0, 1.0, RC_PIP_DEFAULT_SCALE, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_BORDER_WIDTH,
-      g_param_spec_uint("border-width", "Border width", "Width in pixels of a border drawn inside the picture's rectangle",
-          0, RC_PIP_MAX_PIXELS, RC_PIP_DEFAULT_BORDER_WIDTH, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_BORDER_COLOR,
-      g_param_spec_uint("border-color", "Border color", "Border color to use (big-endian ARGB; alpha is the pad's)",
-          0, G_MAXUINT32, RC_PIP_DEFAULT_BORDER_COLOR, flags));
-  g_object_class_install_property(gobject_class, PROP_PAD_CORNER_RADIUS,
-      g_param_spec_uint("corner-radius", "Corner radius", "Radius in pixels of the picture's rounded corners (0 = square)",
-          0, RC_PIP_MAX_PIXELS, RC_PIP_DEFAULT_CORNER_RADIUS, flags));
+  rc_properties_install(gobject_class, pad_properties, G_N_ELEMENTS(pad_properties));
 }
 
 static void rc_pipcompositor_pad_init(RcPipCompositorPad *pad) {
-  RcPipPadSettings *s = &pad->settings;
-  s->xpos = RC_PIP_DEFAULT_XPOS;
-  s->ypos = RC_PIP_DEFAULT_YPOS;
-  s->width = RC_PIP_DEFAULT_WIDTH;
-  s->height = RC_PIP_DEFAULT_HEIGHT;
-  s->alpha = RC_PIP_DEFAULT_ALPHA;
-  s->sizing_policy = RC_PIP_DEFAULT_SIZING_POLICY;
-  s->position = RC_PIP_DEFAULT_POSITION;
-  s->margin = RC_PIP_DEFAULT_MARGIN;
-  s->scale = RC_PIP_DEFAULT_SCALE;
-  s->border_width = RC_PIP_DEFAULT_BORDER_WIDTH;
-  s->border_color = RC_PIP_DEFAULT_BORDER_COLOR;
-  s->corner_radius = RC_PIP_DEFAULT_CORNER_RADIUS;
+  rc_properties_init(&pad->settings, pad_properties, G_N_ELEMENTS(pad_properties));
   pad->state = rc_pipcompositor_pad_state_new();
 }
 
 /* ------------------------------------------------------------------------------------ */
 /* Element: GstPipCompositor                                                             */
 
-enum {
-  PROP_0,
-  PROP_BACKGROUND,
-  PROP_BACKGROUND_COLOR,
-  PROP_IGNORE_INACTIVE_PADS,
+#define MUTABLE GST_PARAM_MUTABLE_PLAYING
+static const RcProperty properties[] = {
+  RC_ENUM(RcPipCompositorSettings, background, "background", "Background",
+      "Background type (seen where the main picture does not cover the output)", background_type,
+      RC_PIP_BACKGROUND_BLACK, MUTABLE),
+  RC_UINT(RcPipCompositorSettings, background_color, "background-color", "Background color",
+      "Background color for background=color (big-endian ARGB)", 0, G_MAXUINT32, 0xFF000000u, MUTABLE),
 };
+/* The aggregator's own setting, shown as compositor shows it. */
+#define PROP_IGNORE_INACTIVE_PADS (G_N_ELEMENTS(properties) + 1)
 
 static void child_proxy_init(gpointer g_iface, gpointer iface_data);
 
@@ -225,42 +148,18 @@ G_DEFINE_TYPE_WITH_CODE(GstPipCompositor, rc_pipcompositor, GST_TYPE_VIDEO_AGGRE
 
 static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
   RcPipCompositor *self = (RcPipCompositor *)object;
-  switch (id) {
-    case PROP_BACKGROUND:
-      GST_OBJECT_LOCK(self);
-      self->settings.background = g_value_get_enum(value);
-      GST_OBJECT_UNLOCK(self);
-      break;
-    case PROP_BACKGROUND_COLOR:
-      GST_OBJECT_LOCK(self);
-      self->settings.background_color = g_value_get_uint(value);
-      GST_OBJECT_UNLOCK(self);
-      break;
-    case PROP_IGNORE_INACTIVE_PADS:
-      gst_aggregator_set_ignore_inactive_pads(GST_AGGREGATOR(self), g_value_get_boolean(value));
-      break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
+  if (id == PROP_IGNORE_INACTIVE_PADS)
+    gst_aggregator_set_ignore_inactive_pads(GST_AGGREGATOR(self), g_value_get_boolean(value));
+  else if (!rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
 static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
   RcPipCompositor *self = (RcPipCompositor *)object;
-  switch (id) {
-    case PROP_BACKGROUND:
-      GST_OBJECT_LOCK(self);
-      g_value_set_enum(value, self->settings.background);
-      GST_OBJECT_UNLOCK(self);
-      break;
-    case PROP_BACKGROUND_COLOR:
-      GST_OBJECT_LOCK(self);
-      g_value_set_uint(value, self->settings.background_color);
-      GST_OBJECT_UNLOCK(self);
-      break;
-    case PROP_IGNORE_INACTIVE_PADS:
-      g_value_set_boolean(value, gst_aggregator_get_ignore_inactive_pads(GST_AGGREGATOR(self)));
-      break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
+  if (id == PROP_IGNORE_INACTIVE_PADS)
+    g_value_set_boolean(value, gst_aggregator_get_ignore_inactive_pads(GST_AGGREGATOR(self)));
+  else if (!rc_properties_get(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
 static void finalize(GObject *object) {
@@ -613,25 +512,15 @@ static void rc_pipcompositor_class_init(RcPipCompositorClass *klass) {
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
   GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS(klass);
   GstVideoAggregatorClass *vagg_class = GST_VIDEO_AGGREGATOR_CLASS(klass);
-  GType background_type = enum_type("GstPipCompositorBackground", background_values);
 
   gobject_class->set_property = set_property;
   gobject_class->get_property = get_property;
   gobject_class->finalize = finalize;
 
-  g_object_class_install_property(gobject_class, PROP_BACKGROUND,
-      g_param_spec_enum("background", "Background",
-          "Background type (seen where the main picture does not cover the output)",
-          background_type, RC_PIP_DEFAULT_BACKGROUND,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property(gobject_class, PROP_BACKGROUND_COLOR,
-      g_param_spec_uint("background-color", "Background color",
-          "Background color for background=color (big-endian ARGB)", 0, G_MAXUINT32, RC_PIP_DEFAULT_BACKGROUND_COLOR,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
   g_object_class_install_property(gobject_class, PROP_IGNORE_INACTIVE_PADS,
       g_param_spec_boolean("ignore-inactive-pads", "Ignore inactive pads",
-          "Avoid timing out waiting for inactive pads", RC_PIP_DEFAULT_IGNORE_INACTIVE_PADS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          "Avoid timing out waiting for inactive pads", TRUE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template_with_gtype(element_class, &sink_template, rc_pipcompositor_pad_get_type());
   gst_element_class_add_static_pad_template_with_gtype(element_class, &src_template, GST_TYPE_AGGREGATOR_PAD);
@@ -653,12 +542,10 @@ static void rc_pipcompositor_class_init(RcPipCompositorClass *klass) {
   vagg_class->aggregate_frames = aggregate_frames;
 
   gst_type_mark_as_plugin_api(rc_pipcompositor_pad_get_type(), 0);
-  gst_type_mark_as_plugin_api(background_type, 0);
 }
 
 static void rc_pipcompositor_init(RcPipCompositor *self) {
-  self->settings.background = RC_PIP_DEFAULT_BACKGROUND;
-  self->settings.background_color = RC_PIP_DEFAULT_BACKGROUND_COLOR;
-  gst_aggregator_set_ignore_inactive_pads(GST_AGGREGATOR(self), RC_PIP_DEFAULT_IGNORE_INACTIVE_PADS);
+  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
+  gst_aggregator_set_ignore_inactive_pads(GST_AGGREGATOR(self), TRUE);
   self->state = rc_pipcompositor_state_new();
 }

@@ -19,34 +19,8 @@ static GstStaticPadTemplate templates[RC_STREAM_COUNT] = {
   GST_STATIC_PAD_TEMPLATE("audio_mic", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(MIC_CAPS)),
 };
 
-enum {
-  PROP_0,
-  PROP_DEVICE,
-  PROP_WIDTH,
-  PROP_HEIGHT,
-  PROP_ACTIVITY,
-  PROP_MIC,
-  PROP_SETUP_INFO,
-  PROP_SCHEDULE,
-  PROP_IS_LIVE,
-  PROP_NUM_FRAMES,
-  PROP_DURATION,
-  PROP_APP_RATE,
-  PROP_APP_CHANNELS,
-  PROP_APP_ENDIANNESS,
-  PROP_APP_FRAMES_PER_BUFFER,
-  PROP_MIC_RATE,
-  PROP_MIC_CHANNELS,
-  PROP_GAP_EVENTS,
-  PROP_AUDIO_AFTER_CALL,
-  PROP_SYNC_MARKS,
-};
-
 enum { SIGNAL_PAUSE, SIGNAL_RESUME, SIGNAL_FINISH, SIGNAL_COUNT };
 static guint signals[SIGNAL_COUNT];
-
-#define DEFAULT_DEVICE 1 /* iphone-11-ios17 */
-#define DEFAULT_ACTIVITY "animated"
 
 /* Same names as DeviceProfile.all in Swift (a test checks); Swift looks profiles up by nick. */
 static const GEnumValue device_values[] = {
@@ -73,10 +47,54 @@ static const GEnumValue endianness_values[] = {
   { 0, NULL, NULL },
 };
 
-static GType enum_type(const gchar *name, const GEnumValue *values) {
-  GType type = g_type_from_name(name);
-  return type ? type : g_enum_register_static(name, values);
-}
+static GType device_type(void) { return rc_enum_type("GstReplayKitDevice", device_values); }
+static GType mic_type(void) { return rc_enum_type("GstReplayKitMic", mic_values); }
+static GType endianness_type(void) { return rc_enum_type("GstReplayKitEndianness", endianness_values); }
+
+#define S RcReplayKitSrcSettings
+#define MUTABLE GST_PARAM_MUTABLE_READY
+static const RcProperty properties[] = {
+  RC_ENUM(S, device, "device", "Device", "Device profile: screen size and audio formats as that device delivers them",
+      device_type, 1 /* iphone-11-ios17 */, MUTABLE),
+  RC_INT(S, width, "width", "Width", "Screen width in pixels, 128 or more (0 = the profile's)", 0, 4096, 0, MUTABLE),
+  RC_INT(S, height, "height", "Height", "Screen height in pixels (0 = the profile's)", 0, 4096, 0, MUTABLE),
+  RC_STRING(S, activity, "activity", "Activity",
+      "When the screen changes (frames flow only then): animated, static, or a repeating pattern like busy:2s,idle:3s",
+      "animated", MUTABLE),
+  RC_ENUM(S, mic, "mic", "Mic", "Microphone state at the start", mic_type, RC_MIC_ON, MUTABLE),
+  RC_STRING(S, setup_info, "setup-info", "Setup info",
+      "Setup info handed to broadcastStarted, as a GstStructure string (e.g. setup,broadcastName=example)", "", MUTABLE),
+  RC_STRING(S, schedule, "schedule", "Schedule",
+      "Timed broadcast events, e.g. \"5s:pause; 8s:resume; 10s:orientation=right; 12s:mic-format=24000; "
+      "15s:call-start; 18s:call-end; 20s:finish\"", "", MUTABLE),
+  RC_BOOLEAN(S, is_live, "is-live", "Is live",
+      "Deliver in real time on the pipeline clock; false runs as fast as possible with the same timestamps", TRUE,
+      MUTABLE),
+  RC_INT(S, num_frames, "num-frames", "Number of frames",
+      "Finish the broadcast after this many video frames (-1 = unbounded)", -1, G_MAXINT, -1, MUTABLE),
+  RC_UINT64(S, duration, "duration", "Duration",
+      "Finish the broadcast after this much broadcast time in nanoseconds (18446744073709551615 = unbounded)",
+      0, G_MAXUINT64, GST_CLOCK_TIME_NONE, MUTABLE),
+  RC_INT(S, app_rate, "app-rate", "App rate", "App audio sample rate in Hz (0 = the profile's)", 0, 96000, 0, MUTABLE),
+  RC_INT(S, app_channels, "app-channels", "App channels", "App audio channels (0 = the profile's)", 0, 2, 0, MUTABLE),
+  RC_ENUM(S, app_endianness, "app-endianness", "App endianness", "Byte order of the app audio samples",
+      endianness_type, RC_ENDIANNESS_PROFILE, MUTABLE),
+  RC_INT(S, app_frames_per_buffer, "app-frames-per-buffer", "App frames per buffer",
+      "App audio frames per buffer (0 = the profile's: 22596 on iOS 12, 1024 elsewhere)", 0, 1 << 20, 0, MUTABLE),
+  RC_INT(S, mic_rate, "mic-rate", "Mic rate", "Mic sample rate in Hz (0 = the profile's)", 0, 96000, 0, MUTABLE),
+  RC_INT(S, mic_channels, "mic-channels", "Mic channels", "Mic channels (0 = the profile's)", 0, 3, 0, MUTABLE),
+  RC_BOOLEAN(S, gap_events, "gap-events", "Gap events",
+      "Announce time without buffers (pause, call, mic off) with GAP events so downstream mixers never wait; "
+      "false sends nothing at all, like a device", TRUE, MUTABLE),
+  RC_BOOLEAN(S, audio_after_call, "audio-after-call", "Audio after call",
+      "Audio returns when a phone call ends (false: only video flows after a call, as seen on devices)", FALSE,
+      MUTABLE),
+  RC_BOOLEAN(S, sync_marks, "sync-marks", "Sync marks",
+      "At every whole second of capture time from 1 s: a 100 ms white flash in the video and, in the app and mic "
+      "audio, 100 ms of silence then a 10 ms 1 kHz click starting exactly at the mark, to measure A/V sync downstream "
+      "(replaycast check-sync)", FALSE, MUTABLE),
+};
+#undef S
 
 /* The GType is GstReplayKitSrc so instances are named "replaykitsrc0". */
 typedef RcReplayKitSrc GstReplayKitSrc;
@@ -84,35 +102,29 @@ typedef RcReplayKitSrcClass GstReplayKitSrcClass;
 G_DEFINE_TYPE(GstReplayKitSrc, rc_replaykitsrc, GST_TYPE_ELEMENT)
 
 void rc_replaykitsrc_copy_settings(RcReplayKitSrc *self, RcReplayKitSrcSettings *out) {
-  GST_OBJECT_LOCK(self);
-  *out = self->settings;
-  out->activity = g_strdup(self->settings.activity);
-  out->setup_info = g_strdup(self->settings.setup_info);
-  out->schedule = g_strdup(self->settings.schedule);
-  GST_OBJECT_UNLOCK(self);
+  rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
 }
 
 void rc_replaykitsrc_settings_clear(RcReplayKitSrcSettings *settings) {
-  g_clear_pointer(&settings->activity, g_free);
-  g_clear_pointer(&settings->setup_info, g_free);
-  g_clear_pointer(&settings->schedule, g_free);
+  rc_properties_clear(settings, properties, G_N_ELEMENTS(properties));
 }
 
-/* String properties with a grammar are checked when set: a bad value is refused (the
- * property keeps its previous value), said in a warning, and kept as the reason the next
- * start fails, so a broadcast never runs with a silently ignored schedule. */
-static void set_checked_string(RcReplayKitSrc *self, gchar **field, const GValue *value, gint which) {
+/* The string properties have a grammar and are checked when set: a bad value is refused
+ * (the property keeps its previous value), said in a warning, and kept as the reason the
+ * next start fails, so a broadcast never runs with a silently ignored schedule. */
+static void set_checked_string(RcReplayKitSrc *self, guint id, const GValue *value) {
   const gchar *text = g_value_get_string(value);
-  gchar *problem = rc_replaykitsrc_check_string(which, text ? text : "");
-  GST_OBJECT_LOCK(self);
+  gchar *problem = rc_replaykitsrc_check_string(properties[id - 1].name, text ? text : "");
   if (problem == NULL) {
-    g_free(*field);
-    *field = g_strdup(text ? text : "");
-    g_clear_pointer(&self->rejection, g_free);
-  } else {
-    g_free(self->rejection);
-    self->rejection = g_strdup(problem);
+    GValue checked = G_VALUE_INIT;
+    g_value_init(&checked, G_TYPE_STRING);
+    g_value_set_static_string(&checked, text ? text : "");
+    rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, &checked);
+    g_value_unset(&checked);
   }
+  GST_OBJECT_LOCK(self);
+  g_free(self->rejection);
+  self->rejection = problem ? g_strdup(problem) : NULL;
   GST_OBJECT_UNLOCK(self);
   if (problem) {
     g_warning("%s: %s", GST_OBJECT_NAME(self), problem);
@@ -122,63 +134,16 @@ static void set_checked_string(RcReplayKitSrc *self, gchar **field, const GValue
 
 static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
   RcReplayKitSrc *self = (RcReplayKitSrc *)object;
-  RcReplayKitSrcSettings *s = &self->settings;
-  switch (id) {
-    case PROP_ACTIVITY: set_checked_string(self, &s->activity, value, RC_CHECK_ACTIVITY); return;
-    case PROP_SETUP_INFO: set_checked_string(self, &s->setup_info, value, RC_CHECK_SETUP_INFO); return;
-    case PROP_SCHEDULE: set_checked_string(self, &s->schedule, value, RC_CHECK_SCHEDULE); return;
-    default: break;
-  }
-  GST_OBJECT_LOCK(self);
-  switch (id) {
-    case PROP_DEVICE: s->device = g_value_get_enum(value); break;
-    case PROP_WIDTH: s->width = g_value_get_int(value); break;
-    case PROP_HEIGHT: s->height = g_value_get_int(value); break;
-    case PROP_MIC: s->mic = g_value_get_enum(value); break;
-    case PROP_IS_LIVE: s->is_live = g_value_get_boolean(value); break;
-    case PROP_NUM_FRAMES: s->num_frames = g_value_get_int(value); break;
-    case PROP_DURATION: s->duration = g_value_get_uint64(value); break;
-    case PROP_APP_RATE: s->app_rate = g_value_get_int(value); break;
-    case PROP_APP_CHANNELS: s->app_channels = g_value_get_int(value); break;
-    case PROP_APP_ENDIANNESS: s->app_endianness = g_value_get_enum(value); break;
-    case PROP_APP_FRAMES_PER_BUFFER: s->app_frames_per_buffer = g_value_get_int(value); break;
-    case PROP_MIC_RATE: s->mic_rate = g_value_get_int(value); break;
-    case PROP_MIC_CHANNELS: s->mic_channels = g_value_get_int(value); break;
-    case PROP_GAP_EVENTS: s->gap_events = g_value_get_boolean(value); break;
-    case PROP_AUDIO_AFTER_CALL: s->audio_after_call = g_value_get_boolean(value); break;
-    case PROP_SYNC_MARKS: s->sync_marks = g_value_get_boolean(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
+  if (id >= 1 && id <= G_N_ELEMENTS(properties) && properties[id - 1].kind == RC_PROPERTY_STRING)
+    set_checked_string(self, id, value);
+  else if (!rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
 static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
   RcReplayKitSrc *self = (RcReplayKitSrc *)object;
-  RcReplayKitSrcSettings *s = &self->settings;
-  GST_OBJECT_LOCK(self);
-  switch (id) {
-    case PROP_DEVICE: g_value_set_enum(value, s->device); break;
-    case PROP_WIDTH: g_value_set_int(value, s->width); break;
-    case PROP_HEIGHT: g_value_set_int(value, s->height); break;
-    case PROP_ACTIVITY: g_value_set_string(value, s->activity); break;
-    case PROP_MIC: g_value_set_enum(value, s->mic); break;
-    case PROP_SETUP_INFO: g_value_set_string(value, s->setup_info); break;
-    case PROP_SCHEDULE: g_value_set_string(value, s->schedule); break;
-    case PROP_IS_LIVE: g_value_set_boolean(value, s->is_live); break;
-    case PROP_NUM_FRAMES: g_value_set_int(value, s->num_frames); break;
-    case PROP_DURATION: g_value_set_uint64(value, s->duration); break;
-    case PROP_APP_RATE: g_value_set_int(value, s->app_rate); break;
-    case PROP_APP_CHANNELS: g_value_set_int(value, s->app_channels); break;
-    case PROP_APP_ENDIANNESS: g_value_set_enum(value, s->app_endianness); break;
-    case PROP_APP_FRAMES_PER_BUFFER: g_value_set_int(value, s->app_frames_per_buffer); break;
-    case PROP_MIC_RATE: g_value_set_int(value, s->mic_rate); break;
-    case PROP_MIC_CHANNELS: g_value_set_int(value, s->mic_channels); break;
-    case PROP_GAP_EVENTS: g_value_set_boolean(value, s->gap_events); break;
-    case PROP_AUDIO_AFTER_CALL: g_value_set_boolean(value, s->audio_after_call); break;
-    case PROP_SYNC_MARKS: g_value_set_boolean(value, s->sync_marks); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
+  if (!rc_properties_get(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
 static void finalize(GObject *object) {
@@ -417,79 +382,13 @@ static void action_finish(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, R
 static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY;
-  GType device_type = enum_type("GstReplayKitDevice", device_values);
-  GType mic_type = enum_type("GstReplayKitMic", mic_values);
-  GType endianness_type = enum_type("GstReplayKitEndianness", endianness_values);
 
   gobject_class->set_property = set_property;
   gobject_class->get_property = get_property;
   gobject_class->finalize = finalize;
   element_class->change_state = change_state;
   element_class->send_event = send_event;
-
-  g_object_class_install_property(gobject_class, PROP_DEVICE,
-      g_param_spec_enum("device", "Device", "Device profile: screen size and audio formats as that device delivers them",
-          device_type, DEFAULT_DEVICE, flags));
-  g_object_class_install_property(gobject_class, PROP_WIDTH,
-      g_param_spec_int("width", "Width", "Screen width in pixels, 128 or more (0 = the profile's)", 0, 4096, 0, flags));
-  g_object_class_install_property(gobject_class, PROP_HEIGHT,
-      g_param_spec_int("height", "Height", "Screen height in pixels (0 = the profile's)", 0, 4096, 0, flags));
-  g_object_class_install_property(gobject_class, PROP_ACTIVITY,
-      g_param_spec_string("activity", "Activity",
-          "When the screen changes (frames flow only then): animated, static, or a repeating pattern like busy:2s,idle:3s",
-          DEFAULT_ACTIVITY, flags));
-  g_object_class_install_property(gobject_class, PROP_MIC,
-      g_param_spec_enum("mic", "Mic", "Microphone state at the start", mic_type, RC_MIC_ON, flags));
-  g_object_class_install_property(gobject_class, PROP_SETUP_INFO,
-      g_param_spec_string("setup-info", "Setup info",
-          "Setup info handed to broadcastStarted, as a GstStructure string (e.g. setup,broadcastName=example)",
-          "", flags));
-  g_object_class_install_property(gobject_class, PROP_SCHEDULE,
-      g_param_spec_string("schedule", "Schedule",
-          "Timed broadcast events, e.g. \"5s:pause; 8s:resume; 10s:orientation=right; 12s:mic-format=24000; "
-          "15s:call-start; 18s:call-end; 20s:finish\"",
-          "", flags));
-  g_object_class_install_property(gobject_class, PROP_IS_LIVE,
-      g_param_spec_boolean("is-live", "Is live",
-          "Deliver in real time on the pipeline clock; false runs as fast as possible with the same timestamps",
-          TRUE, flags));
-  g_object_class_install_property(gobject_class, PROP_NUM_FRAMES,
-      g_param_spec_int("num-frames", "Number of frames",
-          "Finish the broadcast after this many video frames (-1 = unbounded)", -1, G_MAXINT, -1, flags));
-  g_object_class_install_property(gobject_class, PROP_DURATION,
-      g_param_spec_uint64("duration", "Duration",
-          "Finish the broadcast after this much broadcast time in nanoseconds (18446744073709551615 = unbounded)",
-          0, G_MAXUINT64, GST_CLOCK_TIME_NONE, flags));
-  g_object_class_install_property(gobject_class, PROP_APP_RATE,
-      g_param_spec_int("app-rate", "App rate", "App audio sample rate in Hz (0 = the profile's)", 0, 96000, 0, flags));
-  g_object_class_install_property(gobject_class, PROP_APP_CHANNELS,
-      g_param_spec_int("app-channels", "App channels", "App audio channels (0 = the profile's)", 0, 2, 0, flags));
-  g_object_class_install_property(gobject_class, PROP_APP_ENDIANNESS,
-      g_param_spec_enum("app-endianness", "App endianness", "Byte order of the app audio samples",
-          endianness_type, RC_ENDIANNESS_PROFILE, flags));
-  g_object_class_install_property(gobject_class, PROP_APP_FRAMES_PER_BUFFER,
-      g_param_spec_int("app-frames-per-buffer", "App frames per buffer",
-          "App audio frames per buffer (0 = the profile's: 22596 on iOS 12, 1024 elsewhere)", 0, 1 << 20, 0, flags));
-  g_object_class_install_property(gobject_class, PROP_MIC_RATE,
-      g_param_spec_int("mic-rate", "Mic rate", "Mic sample rate in Hz (0 = the profile's)", 0, 96000, 0, flags));
-  g_object_class_install_property(gobject_class, PROP_MIC_CHANNELS,
-      g_param_spec_int("mic-channels", "Mic channels", "Mic channels (0 = the profile's)", 0, 3, 0, flags));
-  g_object_class_install_property(gobject_class, PROP_GAP_EVENTS,
-      g_param_spec_boolean("gap-events", "Gap events",
-          "Announce time without buffers (pause, call, mic off) with GAP events so downstream mixers never wait; "
-          "false sends nothing at all, like a device",
-          TRUE, flags));
-  g_object_class_install_property(gobject_class, PROP_AUDIO_AFTER_CALL,
-      g_param_spec_boolean("audio-after-call", "Audio after call",
-          "Audio returns when a phone call ends (false: only video flows after a call, as seen on devices)",
-          FALSE, flags));
-  g_object_class_install_property(gobject_class, PROP_SYNC_MARKS,
-      g_param_spec_boolean("sync-marks", "Sync marks",
-          "At every whole second of capture time from 1 s: a 100 ms white flash in the video and, in the app and mic "
-          "audio, 100 ms of silence then a 10 ms 1 kHz click starting exactly at the mark, to measure A/V sync downstream "
-          "(replaycast check-sync)",
-          FALSE, flags));
+  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
 
   signals[SIGNAL_PAUSE] = g_signal_new_class_handler("pause", G_TYPE_FROM_CLASS(klass),
       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, G_CALLBACK(action_pause), NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -509,15 +408,7 @@ static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
 static void rc_replaykitsrc_init(RcReplayKitSrc *self) {
   g_mutex_init(&self->lock);
   g_cond_init(&self->cond);
-  self->settings.device = DEFAULT_DEVICE;
-  self->settings.activity = g_strdup(DEFAULT_ACTIVITY);
-  self->settings.mic = RC_MIC_ON;
-  self->settings.setup_info = g_strdup("");
-  self->settings.schedule = g_strdup("");
-  self->settings.is_live = TRUE;
-  self->settings.num_frames = -1;
-  self->settings.duration = GST_CLOCK_TIME_NONE;
-  self->settings.gap_events = TRUE;
+  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
   self->flushing = TRUE;
 
   for (int k = 0; k < RC_STREAM_COUNT; k++) {

@@ -18,7 +18,7 @@ void rc_volumemeter_sink_event(RcVolumeMeter *self, GstEvent *event);
 void *rc_replaykitsrc_state_new(RcReplayKitSrc *self);
 void rc_replaykitsrc_state_free(void *state);
 /* NULL when `text` is valid, else a newly allocated reason naming the offending part. */
-gchar *rc_replaykitsrc_check_string(gint which, const gchar *text);
+gchar *rc_replaykitsrc_check_string(const gchar *property, const gchar *text);
 /* READY -> PAUSED: builds the broadcast from the settings; posts an error and returns FALSE if it cannot. */
 gboolean rc_replaykitsrc_prepare(RcReplayKitSrc *self);
 gboolean rc_replaykitsrc_is_live(RcReplayKitSrc *self);

@@ -7,15 +7,6 @@
   "audio/x-raw, format = (string) { S16LE, S16BE, S32LE, F32LE, F64LE }, " \
   "layout = (string) interleaved, rate = (int) [ 1, MAX ], channels = (int) [ 1, 8 ]"
 
-enum {
-  PROP_0,
-  PROP_INTERVAL,
-  PROP_POST_MESSAGES,
-  PROP_PEAK_TTL,
-  PROP_PEAK_FALLOFF,
-  PROP_LOUDNESS,
-};
-
 static GstStaticPadTemplate sink_template =
     GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(RC_VOLUMEMETER_CAPS));
 static GstStaticPadTemplate src_template =
@@ -27,38 +18,24 @@ typedef RcVolumeMeter GstVolumeMeter;
 typedef RcVolumeMeterClass GstVolumeMeterClass;
 G_DEFINE_TYPE(GstVolumeMeter, rc_volumemeter, GST_TYPE_BASE_TRANSFORM)
 
+#define MUTABLE GST_PARAM_MUTABLE_PLAYING
+static const RcProperty properties[] = {
+  RC_UINT64(RcVolumeMeterSettings, interval, "interval", "Interval",
+      "Interval of time between message posts (in nanoseconds)", 1, G_MAXUINT64, GST_SECOND / 10, MUTABLE),
+  RC_BOOLEAN(RcVolumeMeterSettings, post_messages, "post-messages", "Post Messages",
+      "Whether to post a 'volumemeter' element message on the bus for each passed interval", TRUE, MUTABLE),
+  RC_UINT64(RcVolumeMeterSettings, peak_ttl, "peak-ttl", "Peak TTL",
+      "Time To Live of decay peak before it falls back (in nanoseconds)", 0, G_MAXUINT64, GST_SECOND / 10 * 3, MUTABLE),
+  RC_DOUBLE(RcVolumeMeterSettings, peak_falloff, "peak-falloff", "Peak Falloff",
+      "Decay rate of decay peak after TTL (in dB/sec, with level's meaning)", 0.0, G_MAXDOUBLE, 10.0, MUTABLE),
+  RC_BOOLEAN(RcVolumeMeterSettings, loudness, "loudness", "Loudness",
+      "Also measure EBU R128 loudness (momentary, short-term, integrated in LUFS) and true peak (dBTP)", FALSE, MUTABLE),
+};
+
+RC_PROPERTY_ACCESSORS(, RcVolumeMeter, settings, properties)
+
 void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out) {
-  GST_OBJECT_LOCK(self);
-  *out = self->settings;
-  GST_OBJECT_UNLOCK(self);
-}
-
-static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
-  RcVolumeMeter *self = (RcVolumeMeter *)object;
-  GST_OBJECT_LOCK(self);
-  switch (id) {
-    case PROP_INTERVAL: self->settings.interval = g_value_get_uint64(value); break;
-    case PROP_POST_MESSAGES: self->settings.post_messages = g_value_get_boolean(value); break;
-    case PROP_PEAK_TTL: self->settings.peak_ttl = g_value_get_uint64(value); break;
-    case PROP_PEAK_FALLOFF: self->settings.peak_falloff = g_value_get_double(value); break;
-    case PROP_LOUDNESS: self->settings.loudness = g_value_get_boolean(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
-  RcVolumeMeter *self = (RcVolumeMeter *)object;
-  GST_OBJECT_LOCK(self);
-  switch (id) {
-    case PROP_INTERVAL: g_value_set_uint64(value, self->settings.interval); break;
-    case PROP_POST_MESSAGES: g_value_set_boolean(value, self->settings.post_messages); break;
-    case PROP_PEAK_TTL: g_value_set_uint64(value, self->settings.peak_ttl); break;
-    case PROP_PEAK_FALLOFF: g_value_set_double(value, self->settings.peak_falloff); break;
-    case PROP_LOUDNESS: g_value_set_boolean(value, self->settings.loudness); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
+  rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
 }
 
 static void finalize(GObject *object) {
@@ -110,32 +87,11 @@ static void rc_volumemeter_class_init(RcVolumeMeterClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS(klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
   gobject_class->set_property = set_property;
   gobject_class->get_property = get_property;
   gobject_class->finalize = finalize;
-
-  g_object_class_install_property(gobject_class, PROP_INTERVAL,
-      g_param_spec_uint64("interval", "Interval",
-          "Interval of time between message posts (in nanoseconds)",
-          1, G_MAXUINT64, RC_VOLUMEMETER_DEFAULT_INTERVAL, flags));
-  g_object_class_install_property(gobject_class, PROP_POST_MESSAGES,
-      g_param_spec_boolean("post-messages", "Post Messages",
-          "Whether to post a 'volumemeter' element message on the bus for each passed interval",
-          RC_VOLUMEMETER_DEFAULT_POST_MESSAGES, flags));
-  g_object_class_install_property(gobject_class, PROP_PEAK_TTL,
-      g_param_spec_uint64("peak-ttl", "Peak TTL",
-          "Time To Live of decay peak before it falls back (in nanoseconds)",
-          0, G_MAXUINT64, RC_VOLUMEMETER_DEFAULT_PEAK_TTL, flags));
-  g_object_class_install_property(gobject_class, PROP_PEAK_FALLOFF,
-      g_param_spec_double("peak-falloff", "Peak Falloff",
-          "Decay rate of decay peak after TTL (in dB/sec, with level's meaning)",
-          0.0, G_MAXDOUBLE, RC_VOLUMEMETER_DEFAULT_PEAK_FALLOFF, flags));
-  g_object_class_install_property(gobject_class, PROP_LOUDNESS,
-      g_param_spec_boolean("loudness", "Loudness",
-          "Also measure EBU R128 loudness (momentary, short-term, integrated in LUFS) and true peak (dBTP)",
-          RC_VOLUMEMETER_DEFAULT_LOUDNESS, flags));
+  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
 
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);
@@ -154,11 +110,7 @@ static void rc_volumemeter_class_init(RcVolumeMeterClass *klass) {
 }
 
 static void rc_volumemeter_init(RcVolumeMeter *self) {
-  self->settings.interval = RC_VOLUMEMETER_DEFAULT_INTERVAL;
-  self->settings.post_messages = RC_VOLUMEMETER_DEFAULT_POST_MESSAGES;
-  self->settings.peak_ttl = RC_VOLUMEMETER_DEFAULT_PEAK_TTL;
-  self->settings.peak_falloff = RC_VOLUMEMETER_DEFAULT_PEAK_FALLOFF;
-  self->settings.loudness = RC_VOLUMEMETER_DEFAULT_LOUDNESS;
+  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
   self->state = rc_volumemeter_state_new();
   gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), TRUE);
   gst_base_transform_set_gap_aware(GST_BASE_TRANSFORM(self), TRUE);

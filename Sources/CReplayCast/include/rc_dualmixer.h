@@ -2,14 +2,12 @@
 #define RC_DUALMIXER_H
 
 #include "rc_gst.h"
+#include "rc_properties.h"
 
 typedef enum {
   RC_MIX_SUM = 0,
   RC_MIX_AVERAGE = 1,
 } RcMixMode;
-
-#define RC_DUALMIXER_DEFAULT_OUTPUT_DURATION (10 * GST_MSECOND)
-#define RC_DUALMIXER_DEFAULT_LEVEL_INTERVAL (100 * GST_MSECOND)
 
 /* Element properties; guarded by the object lock, copied once per output buffer. */
 typedef struct {

@@ -2,6 +2,7 @@
 #define RC_PIPCOMPOSITOR_H
 
 #include "rc_gst.h"
+#include "rc_properties.h"
 #include <gst/video/gstvideoaggregator.h>
 
 /* Element property values. The enum values of `background` are compositor's, plus COLOR. */
@@ -25,27 +26,6 @@ typedef enum {
   RC_PIP_POSITION_BOTTOM_LEFT = 3,
   RC_PIP_POSITION_BOTTOM_RIGHT = 4,
 } RcPipPosition;
-
-#define RC_PIP_DEFAULT_BACKGROUND RC_PIP_BACKGROUND_BLACK
-#define RC_PIP_DEFAULT_BACKGROUND_COLOR 0xFF000000u /* opaque black, ARGB */
-#define RC_PIP_DEFAULT_IGNORE_INACTIVE_PADS TRUE
-
-/* Pad property defaults: compositor's where the name is compositor's. */
-#define RC_PIP_DEFAULT_XPOS 0
-#define RC_PIP_DEFAULT_YPOS 0
-#define RC_PIP_DEFAULT_WIDTH -1          /* -1 or 0: the input's width (main pad: the output's) */
-#define RC_PIP_DEFAULT_HEIGHT -1
-#define RC_PIP_DEFAULT_ALPHA 1.0
-#define RC_PIP_DEFAULT_SIZING_POLICY RC_PIP_SIZING_NONE
-#define RC_PIP_DEFAULT_POSITION RC_PIP_POSITION_CUSTOM
-#define RC_PIP_DEFAULT_MARGIN 0           /* px */
-#define RC_PIP_DEFAULT_SCALE 0.0          /* fraction of the output width; 0 = use width/height */
-#define RC_PIP_DEFAULT_BORDER_WIDTH 0     /* px */
-#define RC_PIP_DEFAULT_BORDER_COLOR 0xFFFFFFFFu /* opaque white, ARGB */
-#define RC_PIP_DEFAULT_CORNER_RADIUS 0    /* px */
-/* Upper bound of the pixel-count properties: far beyond any frame, small enough that sums
- * of them never overflow. */
-#define RC_PIP_MAX_PIXELS 32767
 
 typedef struct {
   RcPipBackground background;

@@ -2,6 +2,7 @@
 #define RC_REPLAYKITSRC_H
 
 #include "rc_gst.h"
+#include "rc_properties.h"
 
 /* The three streams a ReplayKit broadcast upload extension receives. */
 typedef enum {
@@ -23,8 +24,7 @@ typedef enum {
   RC_ENDIANNESS_BIG = 2,
 } RcEndianness;
 
-/* String properties checked when set, and the action signals. */
-typedef enum { RC_CHECK_ACTIVITY, RC_CHECK_SETUP_INFO, RC_CHECK_SCHEDULE } RcCheckedString;
+/* The action signals. */
 typedef enum { RC_ACTION_PAUSE, RC_ACTION_RESUME, RC_ACTION_FINISH } RcBroadcastAction;
 
 /* Property values. 0 (or NULL) in an override means "as the device profile says". Guarded by

@@ -2,12 +2,7 @@
 #define RC_VOLUMEMETER_H
 
 #include "rc_gst.h"
-
-#define RC_VOLUMEMETER_DEFAULT_INTERVAL (GST_SECOND / 10)
-#define RC_VOLUMEMETER_DEFAULT_POST_MESSAGES TRUE
-#define RC_VOLUMEMETER_DEFAULT_PEAK_TTL (GST_SECOND / 10 * 3)
-#define RC_VOLUMEMETER_DEFAULT_PEAK_FALLOFF 10.0
-#define RC_VOLUMEMETER_DEFAULT_LOUDNESS FALSE
+#include "rc_properties.h"
 
 /* Property values; the copy in the instance is guarded by the object lock, the streaming
  * thread works on a snapshot taken with rc_volumemeter_copy_settings. */

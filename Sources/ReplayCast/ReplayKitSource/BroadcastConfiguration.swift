@@ -92,13 +92,13 @@ struct BroadcastConfiguration {
     }
 
     /// Checks a string property when it is set; nil when valid, else the reason.
-    static func problem(with text: String, as kind: RcCheckedString) -> String? {
-        switch kind {
-        case RC_CHECK_ACTIVITY:
+    static func problem(with text: String, property: String) -> String? {
+        switch property {
+        case "activity":
             do { _ = try ScreenActivity(parsing: text) } catch { return "invalid activity: \(error)" }
-        case RC_CHECK_SCHEDULE:
+        case "schedule":
             do { _ = try BroadcastSchedule(parsing: text) } catch { return "invalid schedule: \(error)" }
-        case RC_CHECK_SETUP_INFO:
+        case "setup-info":
             return SetupInfo.problem(with: text)
         default:
             return nil

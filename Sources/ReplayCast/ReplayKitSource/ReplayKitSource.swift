@@ -132,8 +132,8 @@ func replayKitSourceFree(_ state: UnsafeMutableRawPointer?) {
 }
 
 @_cdecl("rc_replaykitsrc_check_string")
-func replayKitSourceCheckString(_ which: gint, _ text: UnsafePointer<gchar>) -> UnsafeMutablePointer<gchar>? {
-    guard let problem = BroadcastConfiguration.problem(with: String(cString: text), as: RcCheckedString(rawValue: UInt32(which)))
+func replayKitSourceCheckString(_ property: UnsafePointer<gchar>, _ text: UnsafePointer<gchar>) -> UnsafeMutablePointer<gchar>? {
+    guard let problem = BroadcastConfiguration.problem(with: String(cString: text), property: String(cString: property))
     else { return nil }
     return g_strdup(problem)
 }
