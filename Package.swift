@@ -37,18 +37,22 @@ let package = Package(
         .target(name: "CCPUFeatures"),
         .target(name: "MediaKernelsAVX2", swiftSettings: avx2Settings),
         .target(name: "MediaKernels", dependencies: ["MediaKernelsAVX2", "CCPUFeatures"]),
+        // The ReplayKit emulator's domain: device profiles, schedule, programmes, screen, barcode.
+        .target(name: "ReplayKitModel", dependencies: ["MediaKernels"]),
         .target(
             name: "ReplayCast",
-            dependencies: ["CReplayCast", "CGStreamer", "MediaKernels"],
+            dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"],
             linkerSettings: strictLinking),
         .executableTarget(
             name: "ReplayCastCLI",
-            dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "MediaKernels",
+            dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "MediaKernelsTests", dependencies: ["MediaKernels"]),
+        .testTarget(name: "ReplayKitModelTests", dependencies: ["ReplayKitModel", "MediaKernels"]),
         .target(name: "CTestSupport", dependencies: ["CGStreamer"], path: "Tests/CTestSupport"),
         .testTarget(name: "ReplayCastTests",
-                    dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "CGstCheck", "CTestSupport", "MediaKernels"]),
+                    dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "CGstCheck", "CTestSupport", "MediaKernels",
+                                   "ReplayKitModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MediaKernels
 
 extension ReplayCastCommand {
     struct CheckSync: ParsableCommand {

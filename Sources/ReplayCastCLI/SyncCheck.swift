@@ -1,7 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import MediaKernels
+import ReplayKitModel
 import ReplayCast
 import Synchronization
 

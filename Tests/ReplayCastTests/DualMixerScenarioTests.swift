@@ -1,7 +1,6 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import MediaKernels
 import Synchronization
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import MediaKernels
 import Testing
 
 /// dualmixer with known signals: levels of both tones, purity, gains and mix modes.

@@ -1,5 +1,4 @@
 import Foundation
-import MediaKernels
 import Testing
 
 /// Mixing by running time: exact output timing, no drift, alignment across rates and buffering.

@@ -3,7 +3,6 @@ import CGstCheck
 import CReplayCast
 import CTestSupport
 import Foundation
-import MediaKernels
 import ReplayCast
 import Testing
 

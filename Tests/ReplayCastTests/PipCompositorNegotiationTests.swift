@@ -1,6 +1,5 @@
 import CGStreamer
 import CReplayCast
-import MediaKernels
 @testable import ReplayCast
 import Testing
 

@@ -1,7 +1,6 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import MediaKernels
 import Testing
 
 /// The broadcast lifecycle: pause and resume, finish, mic states, format switches, tags,

@@ -1,7 +1,6 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import MediaKernels
 import Testing
 
 /// replaykitsrc in real time on the pipeline clock.

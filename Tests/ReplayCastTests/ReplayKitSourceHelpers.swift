@@ -1,5 +1,5 @@
 import CGStreamer
-import MediaKernels
+import ReplayKitModel
 
 /// A replaykitsrc run with a recorder on each of its three pads.
 struct RecordedBroadcast {

@@ -1,7 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import MediaKernels
+import ReplayKitModel
 import Testing
 
 /// replaykitsrc in non-live mode: deterministic, as fast as the machine allows.

@@ -1,5 +1,5 @@
 import CGStreamer
-import MediaKernels
+import ReplayKitModel
 import Testing
 
 /// replaykitsrc sync-marks=true: the flash and the silence-then-click reach the pads at the

@@ -1,5 +1,4 @@
 import Foundation
-import MediaKernels
 import Testing
 
 /// EBU R128 values against ffmpeg's ebur128 filter, an independent implementation, on the

@@ -1,6 +1,6 @@
 import CGStreamer
 import CReplayCast
-import MediaKernels
+import ReplayKitModel
 
 /// App or mic audio: buffers on the profile's cadence (22,596-frame bursts, 1024-frame
 /// callbacks with the occasional 955 + 69 split), timed by `AudioRun` from sample counts.

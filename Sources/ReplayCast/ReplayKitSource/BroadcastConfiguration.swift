@@ -1,6 +1,6 @@
 import CGStreamer
 import CReplayCast
-import MediaKernels
+import ReplayKitModel
 
 /// Everything a broadcast run needs, resolved from the element's properties and the device
 /// profile once, when the element goes from READY to PAUSED.

@@ -1,6 +1,6 @@
 import CGStreamer
 import CReplayCast
-import MediaKernels
+import ReplayKitModel
 
 /// Element messages for the broadcast lifecycle, as the upload extension's callbacks see it.
 enum BroadcastMessages {

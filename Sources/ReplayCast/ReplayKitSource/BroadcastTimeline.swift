@@ -1,4 +1,4 @@
-import MediaKernels
+import ReplayKitModel
 import Synchronization
 
 /// The broadcast as a function of time, shared by the three stream threads and the

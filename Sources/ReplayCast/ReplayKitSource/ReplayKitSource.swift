@@ -1,6 +1,5 @@
 import CGStreamer
 import CReplayCast
-import MediaKernels
 
 /// Per-element state of replaykitsrc. The configuration, timeline and producers are built
 /// on READY -> PAUSED (before the tasks start) and dropped on PAUSED -> READY (after they

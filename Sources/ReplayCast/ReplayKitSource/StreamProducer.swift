@@ -1,6 +1,6 @@
 import CGStreamer
 import CReplayCast
-import MediaKernels
+import ReplayKitModel
 
 /// One of replaykitsrc's three streams. Each runs on its own pad task and alone touches its
 /// producer, so producers need no lock; what they share is the `BroadcastTimeline`.

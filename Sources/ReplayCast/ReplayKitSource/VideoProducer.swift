@@ -1,6 +1,6 @@
 import CGStreamer
 import CReplayCast
-import MediaKernels
+import ReplayKitModel
 
 /// The screen: NV12 full range, a frame per 1/30 s slot while the screen changes, none while
 /// it is static, GAP per slot while paused. Frames carry their number and capture time in a

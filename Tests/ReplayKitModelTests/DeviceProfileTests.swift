@@ -1,4 +1,5 @@
 import MediaKernels
+import ReplayKitModel
 import Testing
 
 @Suite struct DeviceProfileTests {

@@ -1,5 +1,5 @@
 import Foundation
-import MediaKernels
+import ReplayKitModel
 import Testing
 
 @Suite struct SyncMarksTests {

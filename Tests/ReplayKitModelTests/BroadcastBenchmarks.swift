@@ -1,5 +1,6 @@
 import Foundation
 import MediaKernels
+import ReplayKitModel
 import Testing
 
 /// Costs per frame and per audio second, printed for docs/performance; off unless

@@ -1,3 +1,5 @@
+import MediaKernels
+
 import Glibc
 
 /// Deterministic programme content for the emulated audio streams, addressed by sample

@@ -1,3 +1,5 @@
+import MediaKernels
+
 /// One audio stream as a device delivers it: format, rate, channels and buffer cadence.
 public struct AudioStreamProfile: Sendable, Equatable {
     public var rate: Int

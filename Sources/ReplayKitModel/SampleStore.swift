@@ -1,3 +1,5 @@
+import MediaKernels
+
 /// Interleaves planar Float channels (full scale ±1) into raw samples of any
 /// `SampleFormat`. Integer formats round to nearest and saturate.
 enum SampleStore {

@@ -1,4 +1,4 @@
-import MediaKernels
+import ReplayKitModel
 import Testing
 
 @Suite struct ScreenActivityTests {

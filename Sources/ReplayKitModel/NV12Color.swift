@@ -1,3 +1,5 @@
+import MediaKernels
+
 /// A colour as NV12 full-range bytes: one luma byte and the interleaved Cb, Cr pair.
 ///
 /// Conversion uses the BT.709 matrix with full range (Y 0–255, Cb/Cr centred on 128), the

@@ -1,4 +1,4 @@
-@testable import MediaKernels
+@testable import ReplayKitModel
 import Testing
 
 @Suite struct BarcodeReaderTests {

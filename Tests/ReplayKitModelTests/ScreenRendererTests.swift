@@ -1,5 +1,5 @@
 import Foundation
-import MediaKernels
+import ReplayKitModel
 import Testing
 
 /// An NV12 frame in test-owned memory, with optional padding after each row.

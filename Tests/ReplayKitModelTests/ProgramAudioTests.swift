@@ -1,5 +1,6 @@
 import Foundation
 import MediaKernels
+import ReplayKitModel
 import Testing
 
 @Suite struct ProgramAudioTests {
