@@ -1,3 +1,5 @@
+import MediaKernels
+
 /// The four orientations ReplayKit attaches to video samples (`RPVideoSampleOrientationKey`,
 /// a CGImagePropertyOrientation). The pixels always stay in the panel's native portrait
 /// layout; the attachment says how they must be turned to look upright.
@@ -7,7 +9,7 @@
 /// right edge) and 8 `left` (the stored top row is the picture's left edge). GStreamer's
 /// `image-orientation` tag names the clockwise rotation that makes a picture upright, and its
 /// own EXIF reader maps 1, 3, 6, 8 to rotate-0, rotate-180, rotate-90, rotate-270
-/// (gst-libs/gst/tag/gsttageditingprivate.c), which is what `imageOrientationTag` returns:
+/// (gst-libs/gst/tag/gsttageditingprivate.c), which is what `orientation` gives:
 /// a `right` buffer needs a quarter turn clockwise, a `left` one a quarter turn
 /// counter-clockwise (rotate-270). `videoflip video-direction=auto` applies exactly that.
 ///
@@ -27,28 +29,6 @@ public enum VideoOrientation: String, Sendable, CaseIterable {
         }
     }
 
-    /// Value for GStreamer's `image-orientation` tag.
-    public var imageOrientationTag: String {
-        switch self {
-        case .up: "rotate-0"
-        case .down: "rotate-180"
-        case .right: "rotate-90"
-        case .left: "rotate-270"
-        }
-    }
-
-    /// Quarter turns clockwise needed to display the buffer upright.
-    public var clockwiseQuarterTurns: Int {
-        switch self {
-        case .up: 0
-        case .right: 1
-        case .down: 2
-        case .left: 3
-        }
-    }
-
-    public init?(cgImagePropertyOrientation value: Int) {
-        guard let match = Self.allCases.first(where: { $0.cgImagePropertyOrientation == value }) else { return nil }
-        self = match
-    }
+    /// GStreamer's `image-orientation` for it: what the EXIF value means (`Orientation(exif:)`).
+    public var orientation: Orientation { Orientation(exif: cgImagePropertyOrientation)! }
 }

@@ -119,13 +119,10 @@ import Testing
 
 @Suite struct VideoOrientationTests {
     @Test func mapsReplayKitValuesToGStreamerTags() {
-        let table = VideoOrientation.allCases.map { ($0.rawValue, $0.cgImagePropertyOrientation, $0.imageOrientationTag) }
+        let table = VideoOrientation.allCases.map { ($0.rawValue, $0.cgImagePropertyOrientation, $0.orientation.rawValue) }
         #expect(table.map(\.0) == ["up", "down", "left", "right"])
         #expect(table.map(\.1) == [1, 3, 8, 6])
         #expect(table.map(\.2) == ["rotate-0", "rotate-180", "rotate-270", "rotate-90"])
-        #expect(VideoOrientation.allCases.map(\.clockwiseQuarterTurns) == [0, 2, 3, 1])
-        #expect(VideoOrientation(cgImagePropertyOrientation: 6) == .right)
-        #expect(VideoOrientation(cgImagePropertyOrientation: 2) == nil)
     }
 }
 

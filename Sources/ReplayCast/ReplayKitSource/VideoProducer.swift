@@ -66,8 +66,8 @@ final class VideoProducer: StreamProducer {
         }
         if state.orientation != orientation {
             orientation = state.orientation
-            DebugLog.replaykitsrc.info(element, "orientation \(orientation): tag \(orientation.imageOrientationTag) at \(time) ns")
-            _ = gst_pad_push_event(pad, rc_image_orientation_tag_event(orientation.imageOrientationTag))
+            DebugLog.replaykitsrc.info(element, "orientation \(orientation): tag \(orientation.orientation.rawValue) at \(time) ns")
+            _ = gst_pad_push_event(pad, rc_image_orientation_tag_event(orientation.orientation.rawValue))
         }
         guard let buffer = render(time: time) else { return false }
         delivered &+= 1
