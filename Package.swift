@@ -47,6 +47,8 @@ let package = Package(
             name: "ReplayCastCLI",
             dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // Costs of the kernels alone, printed by bench/kernels (release build).
+        .executableTarget(name: "KernelBench", dependencies: ["MediaKernels", "ReplayKitModel"], path: "bench/KernelBench"),
         .testTarget(name: "MediaKernelsTests", dependencies: ["MediaKernels"]),
         .testTarget(name: "ReplayKitModelTests", dependencies: ["ReplayKitModel", "MediaKernels"]),
         .target(name: "CTestSupport", dependencies: ["CGStreamer"], path: "Tests/CTestSupport"),
