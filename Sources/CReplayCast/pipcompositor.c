@@ -373,103 +373,16 @@ static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *
 
 /* The output format (and colorimetry) is the main picture's whenever downstream takes it,
  * so the main picture never needs converting; otherwise the first of ours it takes. */
+/* Output caps: Swift's policy (PipOutputCaps.swift). */
 static void find_best_format(GstVideoAggregator *vagg, GstCaps *downstream, GstVideoInfo *best, gboolean *alpha) {
-  GstVideoInfo main_info;
-  gboolean have_main = FALSE;
-  GST_OBJECT_LOCK(vagg);
-  for (GList *l = GST_ELEMENT(vagg)->sinkpads; l; l = l->next) {
-    GstVideoAggregatorPad *pad = l->data;
-    if (pad->info.finfo && GST_VIDEO_INFO_FORMAT(&pad->info) != GST_VIDEO_FORMAT_UNKNOWN) {
-      if (!have_main)
-        main_info = pad->info;
-      have_main = TRUE;
-      if (GST_VIDEO_INFO_HAS_ALPHA(&pad->info))
-        *alpha = TRUE;
-    }
-  }
-  GST_OBJECT_UNLOCK(vagg);
-  if (!have_main) {
-    gst_video_info_init(best);
-    return;
-  }
-
-  GstCaps *supported = gst_static_pad_template_get_caps(&src_template);
-  const GValue *formats = gst_structure_get_value(gst_caps_get_structure(supported, 0), "format");
-  GstVideoInfo candidate = main_info;
-  for (guint i = 0; i <= gst_value_list_get_size(formats); i++) {
-    if (i > 0) {
-      GstVideoFormat format = gst_video_format_from_string(g_value_get_string(gst_value_list_get_value(formats, i - 1)));
-      gst_video_info_set_format(&candidate, format, GST_VIDEO_INFO_WIDTH(&main_info), GST_VIDEO_INFO_HEIGHT(&main_info));
-      /* Between 4:2:0 formats keep the main picture's colorimetry. */
-      if (GST_VIDEO_INFO_IS_YUV(&candidate) && GST_VIDEO_INFO_IS_YUV(&main_info)) {
-        candidate.colorimetry = main_info.colorimetry;
-        candidate.chroma_site = main_info.chroma_site;
-      }
-    }
-    GstCaps *possible = gst_video_info_to_caps(&candidate);
-    gst_structure_remove_fields(gst_caps_get_structure(possible, 0), "width", "height", "framerate",
-        "pixel-aspect-ratio", "interlace-mode", NULL);
-    gboolean fits = gst_caps_can_intersect(possible, supported) && gst_caps_can_intersect(possible, downstream);
-    gst_caps_unref(possible);
-    if (fits) {
-      *best = candidate;
-      gst_caps_unref(supported);
-      return;
-    }
-  }
-  gst_caps_unref(supported);
-  gst_video_info_init(best);
+  rc_pipcompositor_find_best_format((RcPipCompositor *)vagg, downstream, best, alpha);
 }
 
-/* Size: the main picture upright (downstream caps win when they fix it); frame rate: the
- * fastest input, or the main input's max-framerate when all are variable (ReplayKit). */
 static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
-  gint width = 0, height = 0;
-  rc_pipcompositor_preferred_size((RcPipCompositor *)agg, &width, &height);
-  gint best_n = 0, best_d = 1, max_n = 0, max_d = 1;
-  gdouble best = 0.0;
-  gboolean first = TRUE;
-
-  GST_OBJECT_LOCK(agg);
-  for (GList *l = GST_ELEMENT(agg)->sinkpads; l; l = l->next) {
-    GstVideoAggregatorPad *pad = l->data;
-    gint n = GST_VIDEO_INFO_FPS_N(&pad->info), d = GST_VIDEO_INFO_FPS_D(&pad->info);
-    gdouble fps = 0.0;
-    if (GST_VIDEO_INFO_WIDTH(&pad->info) == 0)
-      continue;
-    if (first) {
-      GstCaps *current = gst_pad_get_current_caps(GST_PAD(pad));
-      if (current) {
-        gst_structure_get_fraction(gst_caps_get_structure(current, 0), "max-framerate", &max_n, &max_d);
-        gst_caps_unref(current);
-      }
-      first = FALSE;
-    }
-    if (n > 0 && d > 0)
-      gst_util_fraction_to_double(n, d, &fps);
-    if (fps > best) {
-      best = fps;
-      best_n = n;
-      best_d = d;
-    }
-  }
-  GST_OBJECT_UNLOCK(agg);
-  if (best_n <= 0) {
-    best_n = max_n > 0 && max_d > 0 ? max_n : 25;
-    best_d = max_n > 0 && max_d > 0 ? max_d : 1;
-  }
-
-  caps = gst_caps_make_writable(caps);
-  GstStructure *s = gst_caps_get_structure(caps, 0);
-  if (width > 0 && height > 0) {
-    gst_structure_fixate_field_nearest_int(s, "width", width);
-    gst_structure_fixate_field_nearest_int(s, "height", height);
-  }
-  gst_structure_fixate_field_nearest_fraction(s, "framerate", best_n, best_d);
-  if (gst_structure_has_field(s, "pixel-aspect-ratio"))
-    gst_structure_fixate_field_nearest_fraction(s, "pixel-aspect-ratio", 1, 1);
-  return gst_caps_fixate(caps);
+  return rc_pipcompositor_fixate_src_caps((RcPipCompositor *)agg, caps);
 }
+
+GstCaps *rc_pipcompositor_src_caps(void) { return gst_static_pad_template_get_caps(&src_template); }
 
 /* Child proxy, so "name.sink_1::xpos=…" works in launch lines (the parser sets properties of
  * pads that appear later through child-added). */

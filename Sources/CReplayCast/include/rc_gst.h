@@ -30,6 +30,7 @@ static inline GstClockTime rc_frames_to_time(guint64 frames, gint rate) {
   return GST_FRAMES_TO_CLOCK_TIME(frames, rate);
 }
 
+static inline GstCaps *rc_caps_make_writable(GstCaps *c) { return gst_caps_make_writable(c); }
 static inline GstEventType rc_event_type(GstEvent *e) { return GST_EVENT_TYPE(e); }
 static inline GstQueryType rc_query_type(GstQuery *q) { return GST_QUERY_TYPE(q); }
 static inline const gchar *rc_object_name(gpointer obj) { return GST_OBJECT_NAME(obj); }

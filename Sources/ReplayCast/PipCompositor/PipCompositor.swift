@@ -484,32 +484,6 @@ final class PipCompositor {
         // The output follows the upright main picture unless downstream fixes its size.
         gst_pad_mark_reconfigure(rc_aggregator_src_pad(element))
     }
-
-    /// Negotiation (aggregator thread, before frames are made): the main picture's upright
-    /// size, with the orientation waiting for its next buffer if there is one; else the
-    /// largest input.
-    static func preferredSize(_ element: UnsafeMutablePointer<RcPipCompositor>) -> PixelSize? {
-        var settings = RcPipCompositorSettings(), output = GstVideoInfo()
-        let total = Int(rc_pipcompositor_snapshot(element, &settings, &output, nil, 0))
-        guard total > 0 else { return nil }
-        let pads = UnsafeMutablePointer<RcPipPadSnapshot>.allocate(capacity: total)
-        defer { pads.deallocate() }
-        let count = Swift.min(total, Int(rc_pipcompositor_snapshot(element, &settings, &output, pads, guint(total))))
-        defer { rc_pipcompositor_snapshot_release(pads, guint(count)) }
-        guard count > 0 else { return nil }
-        if let main = VideoFormat(pads[0].info) {
-            let pad = pads[0].pad!.pointee
-            let upright = orientation(pad.has_pending_orientation != 0 ? pad.pending_orientation : pad.orientation)
-            return upright.outputSize(for: main.size)
-        }
-        var largest: PixelSize?
-        for index in 0..<count {
-            guard let format = VideoFormat(pads[index].info) else { continue }
-            largest = PixelSize(width: Swift.max(largest?.width ?? 0, format.size.width),
-                                height: Swift.max(largest?.height ?? 0, format.size.height))
-        }
-        return largest
-    }
 }
 
 extension PictureLayer {
@@ -551,14 +525,6 @@ func pipcompositorReset(_ element: UnsafeMutablePointer<RcPipCompositor>) {
 func pipcompositorTag(_ element: UnsafeMutablePointer<RcPipCompositor>, _ pad: UnsafeMutablePointer<RcPipCompositorPad>,
                       _ event: UnsafeMutablePointer<GstEvent>) {
     PipCompositor.of(element).tag(element, pad, event)
-}
-
-@_cdecl("rc_pipcompositor_preferred_size")
-func pipcompositorPreferredSize(_ element: UnsafeMutablePointer<RcPipCompositor>, _ width: UnsafeMutablePointer<gint>,
-                                _ height: UnsafeMutablePointer<gint>) {
-    let size = PipCompositor.preferredSize(element)
-    width.pointee = gint(size?.width ?? 0)
-    height.pointee = gint(size?.height ?? 0)
 }
 
 @_cdecl("rc_pipcompositor_create_output_buffer")
