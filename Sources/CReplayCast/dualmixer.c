@@ -33,7 +33,6 @@ void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings 
   rc_properties_copy(pad, &pad->settings, sizeof *out, pad_properties, G_N_ELEMENTS(pad_properties), out);
 }
 
-static gboolean wait_restarted(RcDualMixer *self, gint pad);
 static void end_unlinked_pads(RcDualMixer *self, guint32 seek);
 
 /* The aggregator's own chain function, which queues the buffer for the aggregator thread. */
@@ -43,31 +42,14 @@ static GstPadChainFunction aggregator_chain;
  * only when that input is not ahead; an input held back for room keeps one queued
  * (queued again if popped meanwhile), or the mix would wait for the input while the input
  * waits for the mix. Streaming thread of the pad, in chain. */
-static GstFlowReturn queue_token(RcDualMixerPad *pad) {
+GstFlowReturn rc_dualmixer_queue_token(RcDualMixerPad *pad) {
   if (gst_aggregator_pad_has_buffer(GST_AGGREGATOR_PAD(pad))) return GST_FLOW_OK;
   return aggregator_chain(GST_PAD(pad), GST_OBJECT_PARENT(pad), gst_buffer_ref(pad->token));
 }
 
-/* Runs on the upstream streaming thread: the input is converted and resampled here, in
- * parallel with the other input. The aggregator's queue then only needs to know that the
- * pad has data: the buffer is queued as that token when none is. So the aggregator thread
- * wakes once per batch of mixable audio, not once per buffer; rc_dualmixer_wait_for_room
- * holds upstream back when an input runs too far ahead. */
+/* The input is converted, resampled and placed on the upstream thread (DualMixer.chain). */
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
-  RcDualMixer *self = (RcDualMixer *)parent;
-  RcDualMixerPad *mixer_pad = (RcDualMixerPad *)pad;
-  if (!wait_restarted(self, mixer_pad->index)) {
-    gst_buffer_unref(buffer);
-    return GST_FLOW_FLUSHING;
-  }
-  rc_dualmixer_input_buffer(self, mixer_pad->index, buffer);
-  mixer_pad->token = buffer;
-  GstFlowReturn ret = queue_token(mixer_pad);
-  if (ret == GST_FLOW_OK && !rc_dualmixer_wait_for_room(self, mixer_pad->index))
-    ret = GST_FLOW_FLUSHING;
-  mixer_pad->token = NULL;
-  gst_buffer_unref(buffer);
-  return ret;
+  return rc_dualmixer_chain((RcDualMixer *)parent, (RcDualMixerPad *)pad, buffer);
 }
 
 guint64 rc_dualmixer_progress(RcDualMixer *self) {
@@ -83,7 +65,7 @@ static gboolean pad_stopped(RcDualMixer *self, gint pad) {
 }
 
 gboolean rc_dualmixer_wait_progress(RcDualMixer *self, gint pad, guint64 seen) {
-  if (self->pads[pad]->token) queue_token(self->pads[pad]);
+  if (self->pads[pad]->token) rc_dualmixer_queue_token(self->pads[pad]);
   g_mutex_lock(&self->progress_lock);
   while (self->progress == seen && !pad_stopped(self, pad))
     g_cond_wait(&self->progress_cond, &self->progress_lock);
@@ -92,9 +74,7 @@ gboolean rc_dualmixer_wait_progress(RcDualMixer *self, gint pad, guint64 seen) {
   return ok;
 }
 
-/* Before an input's data after a flushing seek: FALSE if its pad is flushing again or the
- * element stopping. */
-static gboolean wait_restarted(RcDualMixer *self, gint pad) {
+gboolean rc_dualmixer_wait_restarted(RcDualMixer *self, gint pad) {
   g_mutex_lock(&self->progress_lock);
   while (self->restarting && !pad_stopped(self, pad))
     g_cond_wait(&self->progress_cond, &self->progress_lock);
@@ -286,7 +266,7 @@ static GstFlowReturn sink_event_pre_queue(GstAggregator *agg, GstAggregatorPad *
     set_and_wake((RcDualMixer *)agg, &((RcDualMixerPad *)pad)->flushing, FALSE);
   } else if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
     gst_event_copy_segment(event, &((RcDualMixerPad *)pad)->input_segment);
-  } else if (GST_EVENT_TYPE(event) == GST_EVENT_GAP && wait_restarted((RcDualMixer *)agg, index)) {
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_GAP && rc_dualmixer_wait_restarted((RcDualMixer *)agg, index)) {
     rc_dualmixer_input_gap((RcDualMixer *)agg, index, event);
   }
   return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_event_pre_queue(agg, pad, event);

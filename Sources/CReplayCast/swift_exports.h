@@ -39,8 +39,7 @@ gboolean rc_dualmixer_set_output_caps(RcDualMixer *self, GstCaps *caps);
 void rc_dualmixer_flush(RcDualMixer *self);
 /* On the pad's upstream thread: a buffer (processed, not consumed), a GAP event, and the
  * wait while the input is too far ahead of the mix (FALSE: the element started flushing). */
-void rc_dualmixer_input_buffer(RcDualMixer *self, gint pad, GstBuffer *buffer);
-gboolean rc_dualmixer_wait_for_room(RcDualMixer *self, gint pad);
+GstFlowReturn rc_dualmixer_chain(RcDualMixer *self, RcDualMixerPad *pad, GstBuffer *buffer);
 void rc_dualmixer_input_gap(RcDualMixer *self, gint pad, GstEvent *gap);
 GstFlowReturn rc_dualmixer_aggregate(RcDualMixer *self, gboolean timeout);
 

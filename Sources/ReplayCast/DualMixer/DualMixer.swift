@@ -131,7 +131,7 @@ final class DualMixer {
     }
 
     /// Upstream thread of pad `index`: a buffer to convert, resample and place.
-    func inputBuffer(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int, _ buffer: UnsafeMutablePointer<GstBuffer>) {
+    private func inputBuffer(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int, _ buffer: UnsafeMutablePointer<GstBuffer>) {
         let input = inputs[index]
         guard let format = input.format, !buffer.isGap, let running = runningTime(element, pad: index, buffer.pointee.pts)
         else { return }
@@ -143,9 +143,26 @@ final class DualMixer {
         }
     }
 
+    /// A buffer on an input, on its upstream thread (the pad's chain, the one crossing from C
+    /// per buffer): placed on the input's timeline in parallel with the other input; the
+    /// aggregator's queue gets the buffer as a token only when none is queued, so the
+    /// aggregator wakes once per batch of mixable audio; an input too far ahead waits here.
+    func chain(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: UnsafeMutablePointer<RcDualMixerPad>,
+               _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+        defer { gst_buffer_unref(buffer) }
+        let index = Int(pad.pointee.index)
+        guard rc_dualmixer_wait_restarted(element, gint(index)) != 0 else { return GST_FLOW_FLUSHING }
+        inputBuffer(element, pad: index, buffer)
+        pad.pointee.token = buffer
+        defer { pad.pointee.token = nil }
+        let flow = rc_dualmixer_queue_token(pad)
+        guard flow == GST_FLOW_OK else { return flow }
+        return waitForRoom(element, pad: index) ? GST_FLOW_OK : GST_FLOW_FLUSHING
+    }
+
     /// Upstream thread of pad `index`: waits while the input is more than the horizon ahead
     /// of the mix; false if the element started flushing meanwhile.
-    func waitForRoom(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int) -> Bool {
+    private func waitForRoom(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int) -> Bool {
         let input = inputs[index]
         while true {
             let seen = rc_dualmixer_progress(element)
@@ -351,14 +368,10 @@ func dualMixerFlush(_ element: UnsafeMutablePointer<RcDualMixer>) {
     DualMixer.of(element).flush()
 }
 
-@_cdecl("rc_dualmixer_input_buffer")
-func dualMixerInputBuffer(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: gint, _ buffer: UnsafeMutablePointer<GstBuffer>) {
-    DualMixer.of(element).inputBuffer(element, pad: Int(pad), buffer)
-}
-
-@_cdecl("rc_dualmixer_wait_for_room")
-func dualMixerWaitForRoom(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: gint) -> gboolean {
-    DualMixer.of(element).waitForRoom(element, pad: Int(pad)) ? 1 : 0
+@_cdecl("rc_dualmixer_chain")
+func dualMixerChain(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: UnsafeMutablePointer<RcDualMixerPad>,
+                    _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+    DualMixer.of(element).chain(element, pad, buffer)
 }
 
 @_cdecl("rc_dualmixer_input_gap")
