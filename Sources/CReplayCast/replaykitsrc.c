@@ -122,14 +122,12 @@ static void set_checked_string(RcReplayKitSrc *self, guint id, const GValue *val
     rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, &checked);
     g_value_unset(&checked);
   }
+  if (problem)
+    g_warning("%s: %s", GST_OBJECT_NAME(self), problem);
   GST_OBJECT_LOCK(self);
   g_free(self->rejection);
-  self->rejection = problem ? g_strdup(problem) : NULL;
+  self->rejection = problem;
   GST_OBJECT_UNLOCK(self);
-  if (problem) {
-    g_warning("%s: %s", GST_OBJECT_NAME(self), problem);
-    g_free(problem);
-  }
 }
 
 static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {

@@ -72,15 +72,15 @@ void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings 
 /* The aggregator's output segment: read its start/position, record the output position. */
 GstSegment *rc_aggregator_src_segment(GstAggregator *agg);
 void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position);
-/* An upstream thread waits until the mixer has moved on since it saw `seen` (returns TRUE),
- * or its pad is flushing or the element stopping (returns FALSE); its token is queued
- * first, so the mixer never waits for an input that waits for the mixer. */
-guint64 rc_dualmixer_progress(RcDualMixer *self);
 /* Before an input's data after a flushing seek: FALSE if its pad is flushing again or the
  * element stopping. */
 gboolean rc_dualmixer_wait_restarted(RcDualMixer *self, gint pad);
 /* Hands the pad's token (the buffer in chain) to the aggregator's queue unless one is queued. */
 GstFlowReturn rc_dualmixer_queue_token(RcDualMixerPad *pad);
+/* An upstream thread waits until the mixer has moved on since it saw `seen` (returns TRUE),
+ * or its pad is flushing or the element stopping (returns FALSE); its token is queued
+ * first, so the mixer never waits for an input that waits for the mixer. */
+guint64 rc_dualmixer_progress(RcDualMixer *self);
 gboolean rc_dualmixer_wait_progress(RcDualMixer *self, gint pad, guint64 seen);
 void rc_dualmixer_signal_progress(RcDualMixer *self);
 

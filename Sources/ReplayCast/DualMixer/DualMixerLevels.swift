@@ -1,7 +1,6 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
-import ReplayKitModel
 
 /// The `dualmixer-levels` message: per level interval, rms and peak of each input as it
 /// arrives (before volume and mute) and of the mix, and whether each input was active,
