@@ -1,13 +1,19 @@
 import CGStreamer
 
-/// Output buffers for an element that fills its own (dualmixer's mix, replaykitsrc's audio):
-/// taken from a GstBufferPool, so a steady stream reuses the few buffers in flight instead of
-/// allocating one per output. The pool's buffers are as big as the largest size asked for;
-/// a larger request replaces the pool (the old one's buffers are freed as they come back).
-/// Used from one thread at a time; `drop()` when the stream stops.
+/// Output buffers for an element that fills its own (dualmixer's mix, replaykitsrc's audio
+/// and screen): taken from a GstBufferPool, so a steady stream reuses the few buffers in
+/// flight instead of allocating one per output. The pool's buffers are as big as the largest
+/// size asked for; a larger request replaces the pool (the old one's buffers are freed as they
+/// come back). Used from one thread at a time; `drop()` when the stream stops.
 final class OutputBufferPool {
     private var pool: UnsafeMutablePointer<GstBufferPool>?
     private var capacity = 0
+    /// Buffers the pool allocates when it starts.
+    private let minimumBuffers: Int
+
+    init(minimumBuffers: Int = 0) {
+        self.minimumBuffers = minimumBuffers
+    }
 
     deinit { drop() }
 
@@ -35,7 +41,7 @@ final class OutputBufferPool {
         drop()
         let pool = gst_buffer_pool_new()!
         let config = gst_buffer_pool_get_config(pool)
-        gst_buffer_pool_config_set_params(config, nil, guint(capacity), 0, 0)
+        gst_buffer_pool_config_set_params(config, nil, guint(capacity), guint(minimumBuffers), 0)
         guard gst_buffer_pool_set_config(pool, config) != 0, gst_buffer_pool_set_active(pool, 1) != 0 else {
             gst_object_unref(pool)
             return false

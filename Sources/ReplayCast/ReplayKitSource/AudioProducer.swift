@@ -72,14 +72,14 @@ final class AudioProducer: StreamProducer {
             return true
         }
         guard let data = makeBuffer(firstSample: buffer.firstFrame, frames: buffer.frames, silent: delivery == .silence) else {
-            return flowContinues(GST_FLOW_ERROR)
+            return false
         }
         return push(data, time: start, duration: buffer.duration)
     }
 
     private func makeBuffer(firstSample: Int64, frames: Int, silent: Bool) -> UnsafeMutablePointer<GstBuffer>? {
         let size = frames * stream.channels * stream.format.bytesPerSample
-        guard let buffer = buffers.acquire(size: size) else { return nil }
+        guard let buffer = outputBuffer(from: buffers, size: size, what: "an audio") else { return nil }
         buffer.withWritableBytes { data in
             if silent {
                 data.initialize(repeating: 0, count: size)

@@ -1,6 +1,5 @@
 import CGStreamer
 import CReplayCast
-import ReplayKitModel
 
 /// One of replaykitsrc's three streams. Each runs on its own pad task and alone touches its
 /// producer, so producers need no lock; what they share is the `BroadcastTimeline`.
@@ -101,6 +100,15 @@ class StreamProducer {
         return flowContinues(gst_pad_push(pad, buffer))
     }
 
+    /// A `size`-byte buffer from `pool`; nil, with an error posted, when none can be had.
+    func outputBuffer(from pool: OutputBufferPool, size: Int, what: String) -> UnsafeMutablePointer<GstBuffer>? {
+        guard let buffer = pool.acquire(size: size) else {
+            rc_element_error_stream_format(element, "replaykitsrc could not get \(what) buffer", nil)
+            return nil
+        }
+        return buffer
+    }
+
     /// Time with no buffers (pause, call, mic off): announced with a GAP event if wanted.
     func gap(time: UInt64, duration: UInt64) {
         announce(upTo: time)
@@ -128,7 +136,7 @@ class StreamProducer {
     }
 
     /// An unlinked pad keeps its stream's schedule and drops the data: the other pads flow.
-    func flowContinues(_ flow: GstFlowReturn) -> Bool {
+    private func flowContinues(_ flow: GstFlowReturn) -> Bool {
         switch flow {
         case GST_FLOW_OK, GST_FLOW_NOT_LINKED:
             return true

@@ -9,7 +9,9 @@ final class VideoProducer: StreamProducer {
     static let framesPerSecond = 30
     private let renderer: ScreenRenderer
     private var info = GstVideoInfo()
-    private var pool: UnsafeMutablePointer<GstBufferPool>?
+    /// Two frames allocated up front; bench/memory reports this pool apart (on a device the
+    /// frames are ReplayKit's).
+    private let buffers = OutputBufferPool(minimumBuffers: 2)
     private var lastSlot: UInt64?
     private var delivered: UInt32 = 0
     private var orientation: VideoOrientation = .up
@@ -19,13 +21,6 @@ final class VideoProducer: StreamProducer {
         renderer = try ScreenRenderer(width: configuration.width, height: configuration.height)
         super.init(kind: RC_STREAM_VIDEO, element: element, timeline: timeline, configuration: configuration, groupID: groupID)
         gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, guint(configuration.width), guint(configuration.height))
-    }
-
-    deinit {
-        if let pool {
-            _ = gst_buffer_pool_set_active(pool, 0)
-            gst_object_unref(pool)
-        }
     }
 
     override func initialCaps() -> UnsafeMutablePointer<GstCaps> {
@@ -75,12 +70,7 @@ final class VideoProducer: StreamProducer {
     }
 
     private func render(time: UInt64) -> UnsafeMutablePointer<GstBuffer>? {
-        if pool == nil { pool = makePool() }
-        var buffer: UnsafeMutablePointer<GstBuffer>?
-        guard let pool, gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer else {
-            rc_element_error_stream_format(element, "replaykitsrc could not get a video buffer", nil)
-            return nil
-        }
+        guard let buffer = outputBuffer(from: buffers, size: Int(info.size), what: "a video") else { return nil }
         let rendered: Void? = buffer.withWritableBytes { data in
             let yPlane = data + Int(info.offset.0), uvPlane = data + Int(info.offset.1)
             let yStride = Int(info.stride.0), uvStride = Int(info.stride.1)
@@ -97,18 +87,5 @@ final class VideoProducer: StreamProducer {
             return nil
         }
         return buffer
-    }
-
-    private func makePool() -> UnsafeMutablePointer<GstBufferPool>? {
-        guard let pool = gst_buffer_pool_new() else { return nil }
-        let config = gst_buffer_pool_get_config(pool)
-        let caps = initialCaps()
-        gst_buffer_pool_config_set_params(config, caps, guint(info.size), 2, 0)
-        gst_caps_unref(caps)
-        guard gst_buffer_pool_set_config(pool, config) != 0, gst_buffer_pool_set_active(pool, 1) != 0 else {
-            gst_object_unref(pool)
-            return nil
-        }
-        return pool
     }
 }
