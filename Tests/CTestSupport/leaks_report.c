@@ -44,6 +44,10 @@ static gchar *describe(const GValue *value) {
 gchar *rc_leaks_report(void) {
   GstTracer *tracer = find_leaks_tracer();
   if (!tracer) return NULL;
+  /* A task's thread drops its own reference after waking the joiner, so a pipeline torn
+   * down just before exit can leave a GstTask counted alive for a moment: wait the
+   * task pool's threads out first. */
+  gst_task_cleanup_all();
   GstStructure *info = NULL;
   g_signal_emit_by_name(tracer, "get-live-objects", &info);
   gst_object_unref(tracer);
