@@ -9,7 +9,8 @@ static gboolean plugin_init(GstPlugin *plugin) {
   return gst_element_register(plugin, "volumemeter", GST_RANK_NONE, rc_volumemeter_get_type())
       && gst_element_register(plugin, "replaykitsrc", GST_RANK_NONE, rc_replaykitsrc_get_type())
       && gst_element_register(plugin, "dualmixer", GST_RANK_NONE, rc_dualmixer_get_type())
-      && gst_element_register(plugin, "pipcompositor", GST_RANK_NONE, rc_pipcompositor_get_type());
+      && gst_element_register(plugin, "pipcompositor", GST_RANK_NONE, rc_pipcompositor_get_type())
+      && gst_element_register(plugin, "rtmpreconnectsink", GST_RANK_NONE, rc_rtmpreconnectsink_get_type());
 }
 
 #define PACKAGE "replaycast"

@@ -7,6 +7,7 @@ void rc_debug_init(void) {
   GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_REPLAYKITSRC], "replaykitsrc", 0, "ReplayCast ReplayKit emulator");
   GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_DUALMIXER], "dualmixer", 0, "ReplayCast app + mic mixer");
   GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_PIPCOMPOSITOR], "pipcompositor", 0, "ReplayCast picture-in-picture");
+  GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_RTMPRECONNECTSINK], "rtmpreconnectsink", 0, "ReplayCast RTMP sink that reconnects");
 }
 
 GstDebugLevel rc_debug_threshold(RcLogCategory category) {

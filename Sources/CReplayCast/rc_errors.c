@@ -19,3 +19,8 @@ void rc_element_flow_error(gpointer element, GstFlowReturn flow) {
 void rc_element_error_library_settings(gpointer element, const gchar *text, const gchar *debug) {
   GST_ELEMENT_ERROR(element, LIBRARY, SETTINGS, ("%s", text), ("%s", debug ? debug : ""));
 }
+
+void rc_element_error_resource(gpointer element, GstResourceError code, const gchar *text, const gchar *debug) {
+  gst_element_message_full(GST_ELEMENT(element), GST_MESSAGE_ERROR, GST_RESOURCE_ERROR, code, g_strdup(text),
+      debug ? g_strdup(debug) : NULL, __FILE__, GST_FUNCTION, __LINE__);
+}

@@ -4,7 +4,8 @@
 static gpointer field(gpointer settings, const RcProperty *row) { return (guint8 *)settings + row->offset; }
 
 static GParamSpec *param_spec(const RcProperty *row) {
-  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | row->flags;
+  GParamFlags access = (row->flags & RC_READ_ONLY) ? G_PARAM_READABLE : G_PARAM_READWRITE;
+  GParamFlags flags = access | G_PARAM_STATIC_STRINGS | (row->flags & ~RC_READ_ONLY);
   switch (row->kind) {
     case RC_PROPERTY_BOOLEAN:
       return g_param_spec_boolean(row->name, row->nick, row->blurb, (gboolean)row->value.integer.initial, flags);
@@ -100,6 +101,24 @@ gboolean rc_properties_get(gpointer object, gconstpointer settings, const RcProp
   }
   GST_OBJECT_UNLOCK(object);
   return TRUE;
+}
+
+gboolean rc_properties_publish(gpointer object, gpointer settings, const RcProperty *table, guint count,
+    const gchar *name, gint value) {
+  for (guint i = 0; i < count; i++) {
+    const RcProperty *row = &table[i];
+    if (g_strcmp0(row->name, name) != 0)
+      continue;
+    g_return_val_if_fail(row->kind != RC_PROPERTY_UINT64 && row->kind != RC_PROPERTY_DOUBLE
+        && row->kind != RC_PROPERTY_STRING, FALSE);
+    gint *at = field(settings, row);
+    GST_OBJECT_LOCK(object);
+    gboolean changed = *at != value;
+    *at = value;
+    GST_OBJECT_UNLOCK(object);
+    return changed;
+  }
+  g_return_val_if_reached(FALSE);
 }
 
 void rc_properties_copy(gpointer object, gconstpointer settings, gsize size, const RcProperty *table, guint count,

@@ -61,4 +61,20 @@ GstFlowReturn rc_pipcompositor_aggregate_frames(RcPipCompositor *self, GstBuffer
  * has had a buffer yet (and the main one has not ended), so the output goes on. */
 gboolean rc_pipcompositor_ended_before_any_input(RcPipCompositor *self);
 
+/* rtmpreconnectsink */
+void *rc_rtmpreconnectsink_state_new(void);
+void rc_rtmpreconnectsink_state_free(void *state);
+/* READY -> PAUSED: checks the location and starts the connection thread; FALSE (after posting
+ * an error) when the element cannot start. */
+gboolean rc_rtmpreconnectsink_start(RcRtmpReconnectSink *self);
+/* PAUSED -> READY, after the pads stopped: ends the connection and its thread. */
+void rc_rtmpreconnectsink_stop(RcRtmpReconnectSink *self);
+/* Take ownership of the buffer or event. */
+GstFlowReturn rc_rtmpreconnectsink_chain(RcRtmpReconnectSink *self, RcRtmpStream stream, GstBuffer *buffer);
+gboolean rc_rtmpreconnectsink_sink_event(RcRtmpReconnectSink *self, RcRtmpStream stream, GstEvent *event);
+/* A pad request refused; `why` is logged. */
+void rc_rtmpreconnectsink_refuse_pad(RcRtmpReconnectSink *self, const gchar *name, const gchar *why);
+/* The request pad of `stream` is gone (its streaming stopped): `out` leaves the connection. */
+void rc_rtmpreconnectsink_release(RcRtmpReconnectSink *self, RcRtmpStream stream, GstPad *out);
+
 #endif

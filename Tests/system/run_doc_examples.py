@@ -1,29 +1,50 @@
 """Runs every gst-launch-1.0 line found in a ```sh block of docs/*.md: each must finish
-with status 0 within 60 s. Lines are the documentation's promises."""
+with status 0 within 60 s. Lines are the documentation's promises. Lines that publish to
+rtmp://127.0.0.1:1935 get the local server the docs tell users to start
+(scripts/rtmp-server), running for the duration of this script."""
+import os
 import pathlib
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+LOCAL_RTMP = "rtmp://127.0.0.1:1935/"
+
+
+def example_lines():
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        for block in re.findall(r"```sh\n(.*?)```", doc.read_text(), re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                if line.strip().startswith("gst-launch-1.0"):
+                    yield doc, line.strip()
+
+
+lines = list(example_lines())
+scratch = tempfile.TemporaryDirectory()
+server = [str(ROOT / "scripts" / "rtmp-server"), "start", "1935", scratch.name]
+environment = dict(os.environ, RTMP_SERVER_HOME=os.path.join(scratch.name, "nginx"))
+needs_server = any(LOCAL_RTMP in line for _, line in lines)
+if needs_server:
+    subprocess.run(server, check=True, env=environment, stdout=subprocess.DEVNULL)
 failures = 0
 count = 0
-for doc in sorted((ROOT / "docs").glob("*.md")):
-    for block in re.findall(r"```sh\n(.*?)```", doc.read_text(), re.S):
-        for line in block.replace("\\\n", " ").splitlines():
-            line = line.strip()
-            if not line.startswith("gst-launch-1.0"):
-                continue
-            count += 1
-            try:
-                result = subprocess.run(shlex.split(line), capture_output=True, text=True, timeout=60)
-                ok = result.returncode == 0
-                output = result.stdout + result.stderr
-            except subprocess.TimeoutExpired:
-                ok, output = False, "timed out"
-            if not ok:
-                failures += 1
-                print(f"{doc.name}: {line}\n{output[-2000:]}")
+try:
+    for doc, line in lines:
+        count += 1
+        try:
+            result = subprocess.run(shlex.split(line), capture_output=True, text=True, timeout=60)
+            ok = result.returncode == 0
+            output = result.stdout + result.stderr
+        except subprocess.TimeoutExpired:
+            ok, output = False, "timed out"
+        if not ok:
+            failures += 1
+            print(f"{doc.name}: {line}\n{output[-2000:]}")
+finally:
+    if needs_server:
+        subprocess.run([server[0], "stop", "1935"], env=environment, stdout=subprocess.DEVNULL)
 print(f"{count} example lines, {failures} failed")
 sys.exit(1 if failures or count == 0 else 0)

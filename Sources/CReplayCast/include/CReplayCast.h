@@ -8,6 +8,7 @@
 #include "rc_replaykitsrc.h"
 #include "rc_dualmixer.h"
 #include "rc_pipcompositor.h"
+#include "rc_rtmpreconnectsink.h"
 #include "rc_text_stream.h"
 #include "rc_debug.h"
 

@@ -59,6 +59,7 @@ static inline GType rc_type_double(void) { return G_TYPE_DOUBLE; }
 static inline GType rc_type_boolean(void) { return G_TYPE_BOOLEAN; }
 static inline GType rc_type_string(void) { return G_TYPE_STRING; }
 static inline GType rc_type_int(void) { return G_TYPE_INT; }
+static inline GType rc_type_uint(void) { return G_TYPE_UINT; }
 
 /* Posting through ReplayCast's message thread (see rc_poster.c). rc_post_async takes the
  * message; rc_post_flush returns once every message queued before it has been posted. */
@@ -70,6 +71,8 @@ void rc_element_error_stream_format(gpointer element, const gchar *text, const g
 void rc_element_warning_stream_format(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_error_core_negotiation(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_error_library_settings(gpointer element, const gchar *text, const gchar *debug);
+/* A resource error with a code chosen at run time (GST_ELEMENT_ERROR takes it as a token). */
+void rc_element_error_resource(gpointer element, GstResourceError code, const gchar *text, const gchar *debug);
 /* GST_ELEMENT_FLOW_ERROR: the standard "Internal data stream error" for a failed push. */
 void rc_element_flow_error(gpointer element, GstFlowReturn flow);
 

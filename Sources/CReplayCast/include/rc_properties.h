@@ -18,11 +18,15 @@ typedef enum {
   RC_PROPERTY_STRING,
 } RcPropertyKind;
 
+/* In a row's flags: the property reports a value the element keeps (a state, a count) and
+ * cannot be set; the element writes it with rc_properties_publish. */
+#define RC_READ_ONLY (1 << (G_PARAM_USER_SHIFT + 16))
+
 typedef struct {
   const gchar *name, *nick, *blurb;
   RcPropertyKind kind;
   gsize offset;
-  GParamFlags flags; /* besides G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS */
+  GParamFlags flags; /* besides G_PARAM_READWRITE (G_PARAM_READABLE with RC_READ_ONLY) | G_PARAM_STATIC_STRINGS */
   GType (*enum_type)(void);
   union {
     struct { gint64 minimum, maximum, initial; } integer; /* BOOLEAN, INT, UINT, ENUM */
@@ -60,6 +64,10 @@ gboolean rc_properties_set(gpointer object, gpointer settings, const RcProperty 
     const GValue *value);
 gboolean rc_properties_get(gpointer object, gconstpointer settings, const RcProperty *table, guint count, guint id,
     GValue *value);
+/* Writes a read-only row's value (an int-sized kind: BOOLEAN, INT, UINT, ENUM) under
+ * `object`'s lock; FALSE if it was already `value`. */
+gboolean rc_properties_publish(gpointer object, gpointer settings, const RcProperty *table, guint count,
+    const gchar *name, gint value);
 /* A copy of `settings` taken under `object`'s lock (strings copied too: rc_properties_clear). */
 void rc_properties_copy(gpointer object, gconstpointer settings, gsize size, const RcProperty *table, guint count,
     gpointer out);

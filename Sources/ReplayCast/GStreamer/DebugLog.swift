@@ -6,7 +6,8 @@ import CReplayCast
 /// shows it as it would a C element's. The message is built only when the category's
 /// threshold lets it through, so a disabled log costs one comparison on the hot path.
 ///
-/// Levels, as in GStreamer's own elements: `info` for what is decided once or rarely (caps,
+/// Levels, as in GStreamer's own elements: `warning` for what went wrong but was handled
+/// (a refused request, a lost connection), `info` for what is decided once or rarely (caps,
 /// the broadcast's state changes), `debug` for what a user debugging flow looks for
 /// (realignments, dropped samples, restarts), `log` for per-buffer and per-frame decisions.
 struct DebugLog: Sendable {
@@ -16,8 +17,14 @@ struct DebugLog: Sendable {
     static let replaykitsrc = DebugLog(category: RC_LOG_REPLAYKITSRC)
     static let dualmixer = DebugLog(category: RC_LOG_DUALMIXER)
     static let pipcompositor = DebugLog(category: RC_LOG_PIPCOMPOSITOR)
+    static let rtmpreconnectsink = DebugLog(category: RC_LOG_RTMPRECONNECTSINK)
 
     func enabled(_ level: GstDebugLevel) -> Bool { rc_debug_threshold(category).rawValue >= level.rawValue }
+
+    func warning(_ object: UnsafeMutableRawPointer?, _ message: @autoclosure () -> String,
+                 file: StaticString = #fileID, function: StaticString = #function, line: Int = #line) {
+        write(GST_LEVEL_WARNING, object, message, file, function, line)
+    }
 
     func info(_ object: UnsafeMutableRawPointer?, _ message: @autoclosure () -> String,
               file: StaticString = #fileID, function: StaticString = #function, line: Int = #line) {

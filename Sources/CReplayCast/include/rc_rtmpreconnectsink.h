@@ -1,0 +1,68 @@
+#ifndef RC_RTMPRECONNECTSINK_H
+#define RC_RTMPRECONNECTSINK_H
+
+#include "rc_gst.h"
+#include "rc_properties.h"
+
+/* The two elementary streams an FLV stream carries, in the order of the request pads. */
+typedef enum {
+  RC_RTMP_VIDEO = 0,
+  RC_RTMP_AUDIO = 1,
+  RC_RTMP_STREAM_COUNT = 2,
+} RcRtmpStream;
+
+/* What happens to data that arrives while there is no connection. */
+typedef enum {
+  RC_WHILE_DISCONNECTED_DROP = 0,
+  RC_WHILE_DISCONNECTED_KEEP = 1,
+} RcWhileDisconnected;
+
+/* The connection, as the read-only `connection` property reports it. */
+typedef enum {
+  RC_RTMP_STOPPED = 0,    /* not streaming (NULL/READY) */
+  RC_RTMP_CONNECTING = 1, /* an attempt is under way */
+  RC_RTMP_CONNECTED = 2,  /* the server accepted the stream */
+  RC_RTMP_WAITING = 3,    /* lost; waiting out the backoff before the next attempt */
+  RC_RTMP_FAILED = 4,     /* refused, or out of retries: an error was posted */
+} RcRtmpConnection;
+
+/* Property values under the object lock; Swift takes a copy when it starts an attempt and
+ * once per buffer. `connection` and `reconnections` are read-only: Swift publishes them. */
+typedef struct {
+  gchar *location;
+  gint retries;                         /* -1: for ever */
+  guint64 retry_delay, retry_max_delay; /* ns */
+  gdouble backoff_factor;
+  RcWhileDisconnected while_disconnected;
+  guint64 buffer_duration; /* ns kept with while-disconnected=keep */
+  RcRtmpConnection connection;
+  guint reconnections;
+} RcRtmpReconnectSinkSettings;
+
+typedef struct {
+  GstElement parent;
+  /* The request pads (NULL until requested) and, for each, the unparented source pad that
+   * feeds the current connection's muxer. Pads are requested and released only in NULL or
+   * READY (an FLV header names its streams once), under the object lock. */
+  GstPad *sinkpads[RC_RTMP_STREAM_COUNT];
+  GstPad *outpads[RC_RTMP_STREAM_COUNT];
+  RcRtmpReconnectSinkSettings settings;
+  void *state; /* Swift RtmpReconnectSink, retained; instance init to finalize */
+} RcRtmpReconnectSink;
+
+typedef struct {
+  GstElementClass parent_class;
+} RcRtmpReconnectSinkClass;
+
+GType rc_rtmpreconnectsink_get_type(void);
+void rc_rtmpreconnectsink_copy_settings(RcRtmpReconnectSink *self, RcRtmpReconnectSinkSettings *out);
+void rc_rtmpreconnectsink_settings_clear(RcRtmpReconnectSinkSettings *settings);
+/* Sets the read-only properties and notifies their watchers when they change. */
+void rc_rtmpreconnectsink_publish(RcRtmpReconnectSink *self, RcRtmpConnection connection, guint reconnections);
+/* A bus sync handler target: every message of a connection's pipeline goes to `inbox`
+ * (a GAsyncQueue of GstMessage), which the element's connection thread waits on. */
+void rc_bus_forward_to_queue(GstBus *bus, GAsyncQueue *inbox);
+/* rtmp2sink's `stats` in-bytes-total: above 0 once the server has answered the handshake. */
+guint64 rc_rtmp2sink_bytes_in(GstElement *sink);
+
+#endif

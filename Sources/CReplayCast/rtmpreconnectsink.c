@@ -1,0 +1,231 @@
+/* rtmpreconnectsink: GType, properties and pads. Connections, reconnection and what each
+ * buffer and event means are decided in Swift (RtmpReconnectSink.swift); every function
+ * here forwards to it or is GStreamer plumbing. */
+#include "include/rc_rtmpreconnectsink.h"
+#include "swift_exports.h"
+
+#define RC_RTMP_VIDEO_CAPS "video/x-h264, stream-format = (string) avc, alignment = (string) au"
+#define RC_RTMP_AUDIO_CAPS "audio/mpeg, mpegversion = (int) 4, stream-format = (string) raw, framed = (boolean) true"
+
+static GstStaticPadTemplate templates[RC_RTMP_STREAM_COUNT] = {
+  GST_STATIC_PAD_TEMPLATE("video", GST_PAD_SINK, GST_PAD_REQUEST, GST_STATIC_CAPS(RC_RTMP_VIDEO_CAPS)),
+  GST_STATIC_PAD_TEMPLATE("audio", GST_PAD_SINK, GST_PAD_REQUEST, GST_STATIC_CAPS(RC_RTMP_AUDIO_CAPS)),
+};
+
+typedef RcRtmpReconnectSink GstRtmpReconnectSink;
+typedef RcRtmpReconnectSinkClass GstRtmpReconnectSinkClass;
+G_DEFINE_TYPE(GstRtmpReconnectSink, rc_rtmpreconnectsink, GST_TYPE_ELEMENT)
+
+static const GEnumValue while_disconnected_values[] = {
+  { RC_WHILE_DISCONNECTED_DROP, "Drop what arrives while disconnected; the next connection starts at a new keyframe",
+    "drop" },
+  { RC_WHILE_DISCONNECTED_KEEP, "Keep up to buffer-duration of it (whole keyframe intervals) and send it first "
+    "after reconnecting", "keep" },
+  { 0, NULL, NULL },
+};
+
+static const GEnumValue connection_values[] = {
+  { RC_RTMP_STOPPED, "Not streaming", "stopped" },
+  { RC_RTMP_CONNECTING, "Connecting", "connecting" },
+  { RC_RTMP_CONNECTED, "Connected: the server accepted the stream", "connected" },
+  { RC_RTMP_WAITING, "Disconnected, waiting to retry", "waiting" },
+  { RC_RTMP_FAILED, "Failed: refused by the server or out of retries", "failed" },
+  { 0, NULL, NULL },
+};
+
+static GType while_disconnected_type(void) {
+  return rc_enum_type("GstRtmpReconnectSinkWhileDisconnected", while_disconnected_values);
+}
+static GType connection_type(void) { return rc_enum_type("GstRtmpReconnectSinkConnection", connection_values); }
+
+#define MUTABLE GST_PARAM_MUTABLE_PLAYING
+#define STATUS RC_READ_ONLY
+static const RcProperty properties[] = {
+  RC_STRING(RcRtmpReconnectSinkSettings, location, "location", "Location",
+      "RTMP URL to publish to, as rtmp2sink takes it: rtmp[s]://host[:port]/application/stream", NULL,
+      GST_PARAM_MUTABLE_READY),
+  RC_INT(RcRtmpReconnectSinkSettings, retries, "retries", "Retries",
+      "Reconnection attempts after a connection is lost before posting an error (-1 = for ever)", -1, G_MAXINT, -1,
+      MUTABLE),
+  RC_UINT64(RcRtmpReconnectSinkSettings, retry_delay, "retry-delay", "Retry delay",
+      "Wait before the first reconnection attempt (in nanoseconds)", 0, G_MAXUINT64, GST_SECOND, MUTABLE),
+  RC_UINT64(RcRtmpReconnectSinkSettings, retry_max_delay, "retry-max-delay", "Retry max delay",
+      "Longest wait between reconnection attempts (in nanoseconds)", 0, G_MAXUINT64, 30 * GST_SECOND, MUTABLE),
+  RC_DOUBLE(RcRtmpReconnectSinkSettings, backoff_factor, "backoff-factor", "Backoff factor",
+      "Each wait is the previous one times this, up to retry-max-delay", 1.0, 100.0, 2.0, MUTABLE),
+  RC_ENUM(RcRtmpReconnectSinkSettings, while_disconnected, "while-disconnected", "While disconnected",
+      "What to do with data that arrives while there is no connection", while_disconnected_type,
+      RC_WHILE_DISCONNECTED_DROP, MUTABLE),
+  RC_UINT64(RcRtmpReconnectSinkSettings, buffer_duration, "buffer-duration", "Buffer duration",
+      "With while-disconnected=keep: the most media kept to send after reconnecting (in nanoseconds)", 0,
+      G_MAXUINT64, 10 * GST_SECOND, MUTABLE),
+  RC_ENUM(RcRtmpReconnectSinkSettings, connection, "connection", "Connection", "State of the connection",
+      connection_type, RC_RTMP_STOPPED, STATUS),
+  RC_UINT(RcRtmpReconnectSinkSettings, reconnections, "reconnections", "Reconnections",
+      "Connections made again after one was lost, since the element started", 0, G_MAXUINT, 0, STATUS),
+};
+
+RC_PROPERTY_ACCESSORS(, RcRtmpReconnectSink, settings, properties)
+
+void rc_rtmpreconnectsink_copy_settings(RcRtmpReconnectSink *self, RcRtmpReconnectSinkSettings *out) {
+  rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
+}
+
+void rc_rtmpreconnectsink_settings_clear(RcRtmpReconnectSinkSettings *settings) {
+  rc_properties_clear(settings, properties, G_N_ELEMENTS(properties));
+}
+
+void rc_rtmpreconnectsink_publish(RcRtmpReconnectSink *self, RcRtmpConnection connection, guint reconnections) {
+  guint count = G_N_ELEMENTS(properties);
+  if (rc_properties_publish(self, &self->settings, properties, count, "connection", (gint)connection))
+    g_object_notify(G_OBJECT(self), "connection");
+  if (rc_properties_publish(self, &self->settings, properties, count, "reconnections", (gint)reconnections))
+    g_object_notify(G_OBJECT(self), "reconnections");
+}
+
+static GstBusSyncReply forward_to_queue(GstBus *bus, GstMessage *message, gpointer inbox) {
+  g_async_queue_push(inbox, message);
+  return GST_BUS_DROP;
+}
+
+void rc_bus_forward_to_queue(GstBus *bus, GAsyncQueue *inbox) {
+  gst_bus_set_sync_handler(bus, forward_to_queue, g_async_queue_ref(inbox), (GDestroyNotify)g_async_queue_unref);
+}
+
+guint64 rc_rtmp2sink_bytes_in(GstElement *sink) {
+  GstStructure *stats = NULL;
+  guint64 bytes = 0;
+  g_object_get(sink, "stats", &stats, NULL);
+  if (stats)
+    gst_structure_get_uint64(stats, "in-bytes-total", &bytes);
+  g_clear_pointer(&stats, gst_structure_free);
+  return bytes;
+}
+
+static RcRtmpStream stream_of(GstPad *pad) { return (RcRtmpStream)GPOINTER_TO_INT(gst_pad_get_element_private(pad)); }
+
+static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
+  return rc_rtmpreconnectsink_chain((RcRtmpReconnectSink *)parent, stream_of(pad), buffer);
+}
+
+static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *event) {
+  return rc_rtmpreconnectsink_sink_event((RcRtmpReconnectSink *)parent, stream_of(pad), event);
+}
+
+static gboolean sink_query(GstPad *pad, GstObject *parent, GstQuery *query) {
+  GstCaps *supported = gst_pad_get_pad_template_caps(pad);
+  gboolean handled = FALSE, answer = FALSE;
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS) {
+    handled = answer = rc_caps_query_reveal_unsupported(query, supported);
+  } else if (GST_QUERY_TYPE(query) == GST_QUERY_ACCEPT_CAPS) {
+    GstCaps *caps = NULL;
+    gst_query_parse_accept_caps(query, &caps);
+    gst_query_set_accept_caps_result(query, rc_accept_caps_or_explain(GST_ELEMENT(parent), pad, caps, supported));
+    handled = answer = TRUE;
+  }
+  gst_caps_unref(supported);
+  return handled ? answer : gst_pad_query_default(pad, parent, query);
+}
+
+/* Upstream of a connection's muxer: not live, so the muxer interleaves by timestamp and
+ * never waits on a clock; the data already arrives at the pace of the pipeline. */
+static gboolean out_query(GstPad *pad, GstObject *parent, GstQuery *query) {
+  if (GST_QUERY_TYPE(query) == GST_QUERY_LATENCY) {
+    gst_query_set_latency(query, FALSE, 0, GST_CLOCK_TIME_NONE);
+    return TRUE;
+  }
+  return FALSE;
+}
+
+static GstPad *request_new_pad(GstElement *element, GstPadTemplate *templ, const gchar *name, const GstCaps *caps) {
+  RcRtmpReconnectSink *self = (RcRtmpReconnectSink *)element;
+  RcRtmpStream stream = g_strcmp0(templ->name_template, "video") == 0 ? RC_RTMP_VIDEO : RC_RTMP_AUDIO;
+  GST_OBJECT_LOCK(self);
+  gboolean streaming = GST_STATE(self) > GST_STATE_READY || GST_STATE_PENDING(self) > GST_STATE_READY;
+  gboolean taken = self->sinkpads[stream] != NULL;
+  GST_OBJECT_UNLOCK(self);
+  if (taken || streaming) {
+    rc_rtmpreconnectsink_refuse_pad(self, templ->name_template,
+        taken ? "the element has one already" : "the FLV header naming the streams is sent when streaming starts");
+    return NULL;
+  }
+  GstPad *pad = gst_pad_new_from_template(templ, templ->name_template);
+  gst_pad_set_element_private(pad, GINT_TO_POINTER(stream));
+  gst_pad_set_chain_function(pad, chain);
+  gst_pad_set_event_function(pad, sink_event);
+  gst_pad_set_query_function(pad, sink_query);
+  GST_PAD_SET_PROXY_ALLOCATION(pad);
+  GstPad *out = gst_pad_new(stream == RC_RTMP_VIDEO ? "video_out" : "audio_out", GST_PAD_SRC);
+  gst_pad_set_query_function(out, out_query);
+  GST_OBJECT_LOCK(self);
+  self->sinkpads[stream] = pad;
+  self->outpads[stream] = out;
+  GST_OBJECT_UNLOCK(self);
+  gst_element_add_pad(element, pad);
+  return pad;
+}
+
+static void release_pad(GstElement *element, GstPad *pad) {
+  RcRtmpReconnectSink *self = (RcRtmpReconnectSink *)element;
+  RcRtmpStream stream = stream_of(pad);
+  gst_element_remove_pad(element, pad);
+  GST_OBJECT_LOCK(self);
+  GstPad *out = self->outpads[stream];
+  self->sinkpads[stream] = NULL;
+  self->outpads[stream] = NULL;
+  GST_OBJECT_UNLOCK(self);
+  rc_rtmpreconnectsink_release(self, stream, out);
+  gst_object_unref(out);
+}
+
+static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
+  RcRtmpReconnectSink *self = (RcRtmpReconnectSink *)element;
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && !rc_rtmpreconnectsink_start(self))
+    return GST_STATE_CHANGE_FAILURE;
+  GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_rtmpreconnectsink_parent_class)->change_state(element, transition);
+  /* After the pads stopped: no streaming thread is inside the element any more. */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    rc_rtmpreconnectsink_stop(self);
+  if (ret == GST_STATE_CHANGE_FAILURE)
+    return ret;
+  /* A network sink does not preroll: nothing it holds decides when the pipeline can play. */
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED || transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    ret = GST_STATE_CHANGE_NO_PREROLL;
+  return ret;
+}
+
+static void finalize(GObject *object) {
+  RcRtmpReconnectSink *self = (RcRtmpReconnectSink *)object;
+  rc_rtmpreconnectsink_state_free(self->state);
+  self->state = NULL;
+  for (int k = 0; k < RC_RTMP_STREAM_COUNT; k++)
+    g_clear_object(&self->outpads[k]);
+  rc_rtmpreconnectsink_settings_clear(&self->settings);
+  G_OBJECT_CLASS(rc_rtmpreconnectsink_parent_class)->finalize(object);
+}
+
+static void rc_rtmpreconnectsink_class_init(RcRtmpReconnectSinkClass *klass) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+
+  gobject_class->set_property = set_property;
+  gobject_class->get_property = get_property;
+  gobject_class->finalize = finalize;
+  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
+
+  element_class->change_state = change_state;
+  element_class->request_new_pad = request_new_pad;
+  element_class->release_pad = release_pad;
+  for (int k = 0; k < RC_RTMP_STREAM_COUNT; k++)
+    gst_element_class_add_static_pad_template(element_class, &templates[k]);
+  gst_element_class_set_static_metadata(element_class, "RTMP sink that reconnects", "Sink/Network",
+      "Publishes H.264 and AAC to an RTMP server as FLV (flvmux and rtmp2sink inside) and, when the "
+      "connection fails or the server goes away, reconnects with backoff instead of failing the pipeline",
+      "ReplayCast developers");
+}
+
+static void rc_rtmpreconnectsink_init(RcRtmpReconnectSink *self) {
+  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
+  GST_OBJECT_FLAG_SET(self, GST_ELEMENT_FLAG_SINK);
+  self->state = rc_rtmpreconnectsink_state_new();
+}

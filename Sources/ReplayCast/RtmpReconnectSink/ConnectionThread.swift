@@ -1,0 +1,259 @@
+import CGStreamer
+import CReplayCast
+
+/// The thread that owns rtmpreconnectsink's connection between start and stop: it starts
+/// attempts, hears from each attempt's pipeline (through the inbox), decides what a failure
+/// means, waits out the backoff and posts the element's messages. The element talks to it
+/// only through the inbox, so it never waits on the element's streaming threads.
+final class ConnectionThread {
+    private let element: UnsafeMutablePointer<RcRtmpReconnectSink>
+    private let gate: RtmpGateLock
+    private let pads: [(stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)]
+    /// GAsyncQueue of GstMessage: the attempts' bus messages and the element's requests.
+    private let inbox: OpaquePointer
+    private var thread: UnsafeMutablePointer<GThread>?
+
+    private var connection: RtmpConnection?
+    private var location: String
+    /// Attempts since a stream was last accepted (0: the first connection).
+    private var attempt = 0
+    private var accepted = false
+    private var everAccepted = false
+    private var reconnections: guint = 0
+    private var lostAt: GstClockTime?
+    private var retryAt: GstClockTime?
+    private var endDeadline: GstClockTime?
+    private var lastFailure = ""
+
+    /// How long the end of the stream may take to reach the server before EOS is posted anyway.
+    static let endTimeout: GstClockTime = 10_000_000_000
+    private static let poll: GstClockTime = 100_000_000
+
+    private enum Request: String {
+        case stop = "rtmpreconnectsink-stop"
+        case live = "rtmpreconnectsink-live"
+        case ended = "rtmpreconnectsink-ended"
+    }
+
+    /// Starts the first attempt before returning, so data that arrives next has somewhere to go.
+    init(element: UnsafeMutablePointer<RcRtmpReconnectSink>, gate: RtmpGateLock, settings: RtmpSettings,
+         pads: [(stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)])
+        throws(RtmpConnectionError) {
+        self.element = element
+        self.gate = gate
+        self.pads = pads
+        location = settings.location
+        inbox = g_async_queue_new_full { gst_mini_object_unref($0?.assumingMemoryBound(to: GstMiniObject.self)) }
+        do {
+            try connect()
+        } catch {
+            g_async_queue_unref(inbox)
+            throw error
+        }
+        thread = g_thread_new("rtmpreconnect", { data in
+            Unmanaged<ConnectionThread>.fromOpaque(data!).takeUnretainedValue().run()
+            return nil
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { g_async_queue_unref(inbox) }
+
+    /// Ends the connection and the thread, and returns once both are gone.
+    func stop() {
+        send(.stop)
+        if let thread { g_thread_join(thread) }
+        thread = nil
+    }
+
+    func makeLeaky() { send(.live) }
+    func allStreamsEnded() { send(.ended) }
+
+    private func send(_ request: Request) {
+        let message = gst_message_new_application(nil, gst_structure_new_empty(request.rawValue))!
+        g_async_queue_push(inbox, message)
+    }
+
+    private func run() {
+        while true {
+            let now = Self.monotonic()
+            let wake = [retryAt, endDeadline].compactMap { $0 }.min().map { $0 > now ? $0 - now : 0 } ?? Self.poll
+            let item = g_async_queue_timeout_pop(inbox, guint64(min(wake, Self.poll) / 1000))
+            checkAccepted()
+            checkDeadlines()
+            guard let item else { continue }
+            let message = item.assumingMemoryBound(to: GstMessage.self)
+            defer { gst_message_unref(message) }
+            if !handle(message) { return }
+        }
+    }
+
+    /// FALSE when the thread is to end.
+    private func handle(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        if let structure = gst_message_get_structure(message), let request = Request(rawValue: String(cString: gst_structure_get_name(structure))) {
+            switch request {
+            case .stop:
+                close()
+                return false
+            case .live:
+                connection?.makeLeaky()
+            case .ended:
+                if connection != nil && gate.withLock({ $0.pushing }) {
+                    endDeadline = Self.monotonic() + Self.endTimeout
+                } else {
+                    finish()
+                }
+            }
+            return true
+        }
+        guard let connection, gst_object_has_as_ancestor(message.pointee.src, rc_object(connection.pipeline)) != 0 else {
+            return true
+        }
+        switch message.pointee.type {
+        case GST_MESSAGE_EOS:
+            finish()
+        case GST_MESSAGE_ERROR:
+            failed(message, connection)
+        default:
+            break
+        }
+        return true
+    }
+
+    private func checkAccepted() {
+        guard let connection, !accepted, connection.pollAnswered(now: Self.monotonic()) else { return }
+        accepted = true
+        let (dropped, requestKeyframe) = gate.withLock { gate -> (GstClockTime, Bool) in
+            defer { gate.dropped = 0 }
+            return (gate.dropped, gate.open(.connected))
+        }
+        if requestKeyframe { self.requestKeyframe() }
+        if everAccepted {
+            reconnections += 1
+            RtmpMessages.reconnected(element, location: location, attempt: attempt,
+                                     downtime: lostAt.map { Self.monotonic() - $0 } ?? 0, dropped: dropped)
+        } else {
+            RtmpMessages.connected(element, location: location, attempt: attempt)
+        }
+        everAccepted = true
+        attempt = 0
+        rc_rtmpreconnectsink_publish(element, RC_RTMP_CONNECTED, reconnections)
+    }
+
+    private func checkDeadlines() {
+        let now = Self.monotonic()
+        if let endDeadline, now >= endDeadline {
+            DebugLog.rtmpreconnectsink.warning(element, "the end of the stream did not reach \(location) within "
+                                               + "\(Self.endTimeout) ns; ending anyway")
+            finish()
+        }
+        if let retryAt, now >= retryAt {
+            self.retryAt = nil
+            do {
+                try connect()
+            } catch {
+                fail(GST_RESOURCE_ERROR_FAILED, "rtmpreconnectsink cannot connect to \(location)", error.reason)
+            }
+        }
+    }
+
+    /// Starts an attempt with the current properties.
+    private func connect() throws(RtmpConnectionError) {
+        let settings = RtmpReconnectSink.settings(element)
+        location = settings.location
+        let live = gate.withLock { $0.live ?? false }
+        let connection = try RtmpConnection(location: location, outpads: pads.map { ($0.stream, $0.out) }, live: live,
+                                            inbox: inbox)
+        guard connection.start() else { throw RtmpConnectionError(reason: "its pipeline would not start") }
+        self.connection = connection
+        accepted = false
+        let requestKeyframe = gate.withLock { $0.open(.connecting) }
+        if requestKeyframe { self.requestKeyframe() }
+        rc_rtmpreconnectsink_publish(element, RC_RTMP_CONNECTING, reconnections)
+        DebugLog.rtmpreconnectsink.debug(element, "attempt \(attempt): connecting to \(location)")
+    }
+
+    private func failed(_ message: UnsafeMutablePointer<GstMessage>, _ connection: RtmpConnection) {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &error, &debug)
+        let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+        let details = debug.map { String(cString: $0) } ?? ""
+        let code = error.flatMap { $0.pointee.domain == gst_resource_error_quark() ? $0.pointee.code : nil }
+        g_clear_error(&error)
+        g_free(debug)
+        let now = Self.monotonic()
+        let failure = ConnectionFailure.classify(fromSink: connection.isSink(message.pointee.src), resourceCode: code,
+                                                 acceptedFor: connection.answeredAt.map { UInt64(now - $0) })
+        close()
+        lastFailure = text
+        if endDeadline != nil || gate.withLock({ $0.ended.isSuperset(of: $0.streams) }) {
+            finish()
+            return
+        }
+        switch failure {
+        case .refused:
+            fail(GST_RESOURCE_ERROR_NOT_AUTHORIZED, "\(location) refused the stream: \(text)",
+                 "the server ended the connection within \(ReconnectPolicy.acceptanceTime / 1_000_000) ms of accepting "
+                 + "it, as servers do with an unknown application or a refused stream key; not retried. \(details)")
+            return
+        case .fatal:
+            fail(GST_RESOURCE_ERROR_FAILED, "Publishing to \(location) failed: \(text)", details)
+            return
+        case .unreachable, .lost:
+            break
+        }
+        if accepted {
+            RtmpMessages.disconnected(element, location: location, reason: text)
+            lostAt = now
+        }
+        accepted = false
+        attempt += 1
+        let policy = RtmpReconnectSink.settings(element).policy
+        guard policy.allows(attempt: attempt) else {
+            let retried = attempt > 1 ? ": gave up after \(attempt - 1) retries" : ""
+            fail(GST_RESOURCE_ERROR_WRITE, "Could not \(everAccepted ? "reconnect" : "connect") to \(location)\(retried)",
+                 "retries=\(policy.retries ?? -1); last error: \(text) \(details)")
+            return
+        }
+        let delay = GstClockTime(policy.delay(beforeAttempt: attempt))
+        RtmpMessages.reconnecting(element, location: location, attempt: attempt, delay: delay, retries: policy.retries,
+                                  reason: text)
+        retryAt = now + delay
+        rc_rtmpreconnectsink_publish(element, RC_RTMP_WAITING, reconnections)
+    }
+
+    /// Gives up: posts the error; data is dropped from now on, and EOS still ends the element.
+    private func fail(_ code: GstResourceError, _ text: String, _ details: String) {
+        close()
+        retryAt = nil
+        rc_element_error_resource(element, code, text, details)
+        rc_rtmpreconnectsink_publish(element, RC_RTMP_FAILED, reconnections)
+    }
+
+    /// Every stream ended: EOS is the element's, once the server has it (or could not get it).
+    private func finish() {
+        close()
+        retryAt = nil
+        endDeadline = nil
+        let seqnum = gate.withLock { $0.eosSeqnum }
+        let eos = gst_message_new_eos(rc_object(element))!
+        if let seqnum { gst_message_set_seqnum(eos, seqnum) }
+        DebugLog.rtmpreconnectsink.info(element, "every stream ended")
+        gst_element_post_message(rc_element(element), eos)
+    }
+
+    private func close() {
+        gate.withLock { $0.phase = .closed }
+        connection?.close()
+        connection = nil
+    }
+
+    /// Asks the encoder upstream for a keyframe, so a new connection starts soon.
+    private func requestKeyframe() {
+        guard let video = pads.first(where: { $0.stream == RC_RTMP_VIDEO }) else { return }
+        DebugLog.rtmpreconnectsink.debug(element, "asking upstream for a keyframe")
+        _ = gst_pad_push_event(video.sink, gst_video_event_new_upstream_force_key_unit(.none, 1, 0))
+    }
+
+    private static func monotonic() -> GstClockTime { GstClockTime(g_get_monotonic_time()) * 1000 }
+}

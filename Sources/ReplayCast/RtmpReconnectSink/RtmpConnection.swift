@@ -1,0 +1,106 @@
+import CGStreamer
+import CReplayCast
+
+/// One attempt at publishing: a private pipeline, queue per stream ! flvmux ! rtmp2sink, fed
+/// from the element's unparented source pads. A fresh muxer per attempt gives the server a
+/// new FLV stream with its headers; the pipeline's bus goes to the connection thread's inbox,
+/// so its errors never reach the application's pipeline.
+final class RtmpConnection {
+    let pipeline: UnsafeMutablePointer<GstElement>
+    private let sink: UnsafeMutablePointer<GstElement>
+    private var queues: [UnsafeMutablePointer<GstElement>] = []
+    private var links: [(out: UnsafeMutablePointer<GstPad>, queuePad: UnsafeMutablePointer<GstPad>)] = []
+    /// When the server was first seen answering (nanoseconds, monotonic).
+    private(set) var answeredAt: GstClockTime?
+
+    /// Queues hold this much media; in a live pipeline they drop the oldest beyond it rather
+    /// than hold up the streaming threads of the rest of the pipeline.
+    static let queueTime: GstClockTime = 5_000_000_000
+
+    /// Throws (with the reason) when a part is missing from the GStreamer installation.
+    init(location: String, outpads: [(RcRtmpStream, UnsafeMutablePointer<GstPad>)], live: Bool,
+         inbox: OpaquePointer) throws(RtmpConnectionError) {
+        let branches = outpads.map { stream, _ in
+            "queue name=\(Self.name(stream)) max-size-buffers=0 max-size-bytes=0 max-size-time=\(Self.queueTime) "
+                + "leaky=\(live ? "downstream" : "no") ! mux.\(Self.name(stream)) "
+        }
+        let description = branches.joined() + "flvmux name=mux streamable=true ! rtmp2sink name=sink sync=false async=false"
+        var error: UnsafeMutablePointer<GError>?
+        let built = gst_parse_launch(description, &error)
+        let reason = error.map { String(cString: $0.pointee.message) }
+        g_clear_error(&error)
+        guard let pipeline = built, reason == nil else {
+            if let built { gst_object_unref(built) }
+            throw RtmpConnectionError(reason: "cannot build \(description): \(reason ?? "unknown")")
+        }
+        self.pipeline = pipeline
+        let bin = rc_bin(pipeline)
+        sink = gst_bin_get_by_name(bin, "sink")!
+        gst_util_set_object_arg(rc_gobject(sink), "location", location)
+        let bus = gst_element_get_bus(pipeline)!
+        rc_bus_forward_to_queue(bus, inbox)
+        gst_object_unref(bus)
+        for (stream, out) in outpads {
+            let queue = gst_bin_get_by_name(bin, Self.name(stream))!
+            self.queues.append(queue)
+            links.append((out, gst_element_get_static_pad(queue, "sink")!))
+        }
+    }
+
+    private static func name(_ stream: RcRtmpStream) -> String { stream == RC_RTMP_VIDEO ? "video" : "audio" }
+
+    /// Starts connecting (rtmp2sink connects on its own thread) and links the element's pads
+    /// in; FALSE when the pipeline would not start.
+    func start() -> Bool {
+        guard gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else { return false }
+        for link in links { _ = gst_pad_link(link.out, link.queuePad) }
+        return true
+    }
+
+    /// Drops data in the queues from now on instead of waiting (once the pipeline is known live).
+    func makeLeaky() { for queue in queues { gst_util_set_object_arg(rc_gobject(queue), "leaky", "downstream") } }
+
+    /// Whether the server has answered yet, from rtmp2sink's counters: bytes in mean the
+    /// handshake went through.
+    func pollAnswered(now: GstClockTime) -> Bool {
+        if answeredAt != nil { return true }
+        guard rc_rtmp2sink_bytes_in(sink) > 0 else { return false }
+        answeredAt = now
+        return true
+    }
+
+    func isSink(_ object: UnsafeMutablePointer<GstObject>?) -> Bool {
+        UnsafeMutableRawPointer(object) == UnsafeMutableRawPointer(sink)
+    }
+
+    /// Unlinks the element's pads and stops the pipeline: a push under way returns FLUSHING.
+    func close() {
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        for link in links {
+            gst_pad_unlink(link.out, link.queuePad)
+            gst_object_unref(link.queuePad)
+        }
+        links.removeAll()
+    }
+
+    /// The element's pad for `stream` leaves (its request pad was released).
+    func detach(_ out: UnsafeMutablePointer<GstPad>) {
+        links.removeAll { link in
+            guard link.out == out else { return false }
+            gst_pad_unlink(link.out, link.queuePad)
+            gst_object_unref(link.queuePad)
+            return true
+        }
+    }
+
+    deinit {
+        close()
+        for queue in queues { gst_object_unref(queue) }
+        gst_object_unref(sink)
+        gst_object_unref(pipeline)
+    }
+}
+
+struct RtmpConnectionError: Error {
+    let reason: String
+}

@@ -1,0 +1,93 @@
+import CGStreamer
+import CReplayCast
+import Synchronization
+
+/// What the streaming threads and the connection thread share: whether data goes to a
+/// connection now, and what happens to it otherwise. Guarded by RtmpReconnectSink's mutex;
+/// pushing happens after the lock is released.
+struct RtmpGate: ~Copyable {
+    enum Phase: Equatable {
+        /// No connection to push to: before start, between attempts, after failing or ending.
+        case closed
+        /// An attempt is under way; with while-disconnected=drop data already goes to it (its
+        /// queues hold it until the server answers).
+        case connecting
+        case connected
+    }
+
+    var phase = Phase.closed
+    var keep = false
+    var keepDuration: GstClockTime = 0
+    var streams: Set<Int> = []
+    /// Video waits for a keyframe at the start of each connection (audio needs none).
+    var awaitingKeyframe = true
+    /// nil until the first buffer shows whether the pipeline is live.
+    var live: Bool?
+    var ended: Set<Int> = []
+    var eosSeqnum: guint32?
+    var kept = KeptMedia()
+    /// Buffers dropped since the last connection was lost (or since start).
+    var dropped: GstClockTime = 0
+
+    var pushing: Bool { phase == .connected || (phase == .connecting && !keep) }
+    var hasVideo: Bool { streams.contains(0) }
+
+    enum Admission {
+        case push([UnsafeMutablePointer<GstBuffer>])
+        case held
+    }
+
+    /// Decides what becomes of `buffer` (whose reference it takes): pushed now, after what
+    /// was kept for its stream, or kept or dropped.
+    mutating func admit(_ buffer: UnsafeMutablePointer<GstBuffer>, stream: Int) -> Admission {
+        guard pushing, !ended.contains(stream) else { return hold(buffer, stream: stream) }
+        if stream == 0 && awaitingKeyframe {
+            guard !KeptMedia.isDelta(buffer) else { return hold(buffer, stream: stream) }
+            awaitingKeyframe = false
+        }
+        return .push(kept.take(stream) + [buffer])
+    }
+
+    private mutating func hold(_ buffer: UnsafeMutablePointer<GstBuffer>, stream: Int) -> Admission {
+        if keep && phase != .connected && !ended.contains(stream) {
+            dropped += GstClockTime(kept.keep(buffer, stream: stream, duration: keepDuration, hasVideo: hasVideo))
+        } else {
+            gst_buffer_unref(buffer)
+            dropped += 1
+        }
+        return .held
+    }
+
+    /// The connection moves on to `phase`. When that makes data flow to it, video must start
+    /// at a keyframe, unless kept video does; returns whether a keyframe is awaited then.
+    mutating func open(_ phase: Phase) -> Bool {
+        let wasPushing = pushing
+        self.phase = phase
+        guard pushing && !wasPushing else { return false }
+        awaitingKeyframe = !(keep && kept.videoStartsWithKeyframe)
+        return awaitingKeyframe
+    }
+
+    mutating func reset(streams: Set<Int>, keep: Bool, keepDuration: GstClockTime) {
+        phase = .closed
+        self.streams = streams
+        self.keep = keep
+        self.keepDuration = keepDuration
+        awaitingKeyframe = true
+        live = nil
+        ended = []
+        eosSeqnum = nil
+        kept.clear()
+        dropped = 0
+    }
+}
+
+/// The gate behind its lock, shared by the element and its connection thread.
+final class RtmpGateLock: @unchecked Sendable {
+    private let mutex = Mutex(())
+    private var gate = RtmpGate()
+
+    func withLock<R>(_ body: (inout RtmpGate) -> R) -> R {
+        mutex.withLock { _ in body(&gate) }
+    }
+}

@@ -1,0 +1,64 @@
+import CGStreamer
+import CReplayCast
+
+/// rtmpreconnectsink's element messages: the connection's story, in order, for applications
+/// and the CLI's status screen.
+enum RtmpMessages {
+    static let locationField = Quark.of("location")
+    static let attemptField = Quark.of("attempt")
+    static let delayField = Quark.of("delay")
+    static let retriesField = Quark.of("retries")
+    static let reasonField = Quark.of("reason")
+    static let downtimeField = Quark.of("downtime")
+    static let droppedField = Quark.of("dropped")
+
+    /// rtmp-connected: the server accepted the stream for the first time since start.
+    static func connected(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, attempt: Int) {
+        let s = structure("rtmp-connected", location)
+        rc_structure_set_uint64(s, attemptField, guint64(attempt))
+        DebugLog.rtmpreconnectsink.info(element, "connected to \(location) (attempt \(attempt))")
+        post(element, s)
+    }
+
+    /// rtmp-disconnected: a stream the server had accepted broke.
+    static func disconnected(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, reason: String) {
+        let s = structure("rtmp-disconnected", location)
+        rc_structure_set_string(s, reasonField, reason)
+        DebugLog.rtmpreconnectsink.warning(element, "disconnected from \(location): \(reason)")
+        post(element, s)
+    }
+
+    /// rtmp-reconnecting: attempt `attempt` starts after `delay` ns.
+    static func reconnecting(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, attempt: Int,
+                             delay: guint64, retries: Int?, reason: String) {
+        let s = structure("rtmp-reconnecting", location)
+        rc_structure_set_uint64(s, attemptField, guint64(attempt))
+        rc_structure_set_uint64(s, delayField, delay)
+        rc_structure_set_int(s, retriesField, gint(retries ?? -1))
+        rc_structure_set_string(s, reasonField, reason)
+        DebugLog.rtmpreconnectsink.info(element, "attempt \(attempt)\(retries.map { " of \($0)" } ?? "") in \(delay) ns: \(reason)")
+        post(element, s)
+    }
+
+    /// rtmp-reconnected: the server accepted the stream again.
+    static func reconnected(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, attempt: Int,
+                            downtime: guint64, dropped: guint64) {
+        let s = structure("rtmp-reconnected", location)
+        rc_structure_set_uint64(s, attemptField, guint64(attempt))
+        rc_structure_set_uint64(s, downtimeField, downtime)
+        rc_structure_set_uint64(s, droppedField, dropped)
+        DebugLog.rtmpreconnectsink.info(element, "reconnected to \(location) at attempt \(attempt) after \(downtime) ns, "
+                                        + "\(dropped) buffers dropped meanwhile")
+        post(element, s)
+    }
+
+    private static func structure(_ name: String, _ location: String) -> UnsafeMutablePointer<GstStructure> {
+        let s = gst_structure_new_empty(name)!
+        rc_structure_set_string(s, locationField, location)
+        return s
+    }
+
+    private static func post(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ s: UnsafeMutablePointer<GstStructure>) {
+        gst_element_post_message(rc_element(element), gst_message_new_element(rc_object(element), s))
+    }
+}

@@ -1,0 +1,214 @@
+import CGStreamer
+import CReplayCast
+
+/// rtmpreconnectsink's Swift side. The streaming threads (one per request pad) decide per
+/// buffer through the gate; the connection thread (ConnectionThread), which exists between
+/// start and stop, makes and breaks connections. Neither holds the gate's lock while pushing
+/// or posting.
+final class RtmpReconnectSink {
+    let gate = RtmpGateLock()
+    /// Between start and stop (both on the thread changing the element's state).
+    private var worker: ConnectionThread?
+
+    static func of(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> RtmpReconnectSink {
+        Unmanaged<RtmpReconnectSink>.fromOpaque(element.pointee.state).takeUnretainedValue()
+    }
+
+    static func settings(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> RtmpSettings {
+        var raw = RcRtmpReconnectSinkSettings()
+        rc_rtmpreconnectsink_copy_settings(element, &raw)
+        defer { rc_rtmpreconnectsink_settings_clear(&raw) }
+        return RtmpSettings(raw)
+    }
+
+    static func pads(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>)
+        -> [(stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)] {
+        rc_object_lock(element)
+        defer { rc_object_unlock(element) }
+        var pads: [(RcRtmpStream, UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstPad>)] = []
+        if let sink = element.pointee.sinkpads.0, let out = element.pointee.outpads.0 { pads.append((RC_RTMP_VIDEO, sink, out)) }
+        if let sink = element.pointee.sinkpads.1, let out = element.pointee.outpads.1 { pads.append((RC_RTMP_AUDIO, sink, out)) }
+        return pads
+    }
+
+    static func outpad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) -> UnsafeMutablePointer<GstPad>? {
+        stream == RC_RTMP_VIDEO ? element.pointee.outpads.0 : element.pointee.outpads.1
+    }
+
+    func start(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> Bool {
+        let settings = Self.settings(element)
+        if let problem = settings.locationProblem {
+            rc_element_error_resource(element, GST_RESOURCE_ERROR_NOT_FOUND, problem, "location=\(settings.location)")
+            return false
+        }
+        let pads = Self.pads(element)
+        guard !pads.isEmpty else {
+            rc_element_error_resource(element, GST_RESOURCE_ERROR_SETTINGS, "rtmpreconnectsink has no video or audio pad",
+                                      "link an H.264 stream to its video pad and/or an AAC stream to its audio pad")
+            return false
+        }
+        for pad in pads { gst_pad_set_active(pad.out, 1) }
+        gate.withLock { $0.reset(streams: Set(pads.map { Int($0.stream.rawValue) }),
+                                 keep: settings.keep, keepDuration: settings.bufferDuration) }
+        do {
+            worker = try ConnectionThread(element: element, gate: gate, settings: settings, pads: pads)
+        } catch {
+            rc_element_error_resource(element, GST_RESOURCE_ERROR_FAILED, "rtmpreconnectsink cannot start", error.reason)
+            for pad in pads { gst_pad_set_active(pad.out, 0) }
+            return false
+        }
+        DebugLog.rtmpreconnectsink.info(element, "publishing \(pads.count) streams to \(settings.location), "
+                                        + "\(settings.keep ? "keeping" : "dropping") data while disconnected")
+        return true
+    }
+
+    func stop(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) {
+        worker?.stop()
+        worker = nil
+        for pad in Self.pads(element) { gst_pad_set_active(pad.out, 0) }
+        gate.withLock { $0.reset(streams: [], keep: false, keepDuration: 0) }
+        rc_rtmpreconnectsink_publish(element, RC_RTMP_STOPPED, 0)
+    }
+
+    func chain(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+               _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+        let index = Int(stream.rawValue)
+        if gate.withLock({ $0.live == nil }) { learnLiveness(element, stream) }
+        guard case .push(let buffers) = gate.withLock({ $0.admit(buffer, stream: index) }),
+              let out = Self.outpad(element, stream) else {
+            DebugLog.rtmpreconnectsink.log(element, "\(stream == RC_RTMP_VIDEO ? "video" : "audio") buffer held or dropped")
+            return GST_FLOW_OK
+        }
+        for (i, buffer) in buffers.enumerated() {
+            let flow = gst_pad_push(out, buffer)
+            if flow != GST_FLOW_OK {
+                // The connection is failing: its thread hears why from rtmp2sink. The rest of
+                // the pipeline goes on.
+                DebugLog.rtmpreconnectsink.debug(element, "push into the connection: \(String(cString: gst_flow_get_name(flow)))")
+                buffers[(i + 1)...].forEach { gst_buffer_unref($0) }
+                break
+            }
+        }
+        return GST_FLOW_OK
+    }
+
+    /// The first buffer asks upstream whether the pipeline is live: then a connection's
+    /// queues drop the oldest data instead of holding up the pipeline.
+    private func learnLiveness(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) {
+        guard let pad = Self.pads(element).first(where: { $0.stream == stream })?.sink else { return }
+        let query = gst_query_new_latency()!
+        var live: gboolean = 0
+        if gst_pad_peer_query(pad, query) != 0 { gst_query_parse_latency(query, &live, nil, nil) }
+        gst_query_unref(query)
+        gate.withLock { $0.live = live != 0 }
+        DebugLog.rtmpreconnectsink.info(element, live != 0 ? "live pipeline: connections drop the oldest data when behind"
+                                                           : "non-live pipeline: connections hold data until sent")
+        if live != 0 { worker?.makeLeaky() }
+    }
+
+    func event(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+               _ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        let index = Int(stream.rawValue)
+        let out = Self.outpad(element, stream)
+        switch rc_event_type(event) {
+        case GST_EVENT_EOS:
+            let (pushing, allEnded) = gate.withLock { gate -> (Bool, Bool) in
+                gate.ended.insert(index)
+                let all = gate.ended.isSuperset(of: gate.streams)
+                if all { gate.eosSeqnum = gst_event_get_seqnum(event) }
+                return (gate.pushing, all)
+            }
+            if pushing, let out { _ = gst_pad_push_event(out, event) } else { gst_event_unref(event) }
+            if allEnded { worker?.allStreamsEnded() }
+            return true
+        case GST_EVENT_FLUSH_STOP:
+            gate.withLock { gate in
+                gate.ended.remove(index)
+                gate.awaitingKeyframe = true
+            }
+        default:
+            break
+        }
+        // Sticky events are stored on the pad even while it is not linked, and reach the next
+        // connection's muxer when it is: each connection starts with the current caps and segment.
+        guard let out else { gst_event_unref(event); return false }
+        _ = gst_pad_push_event(out, event)
+        return true
+    }
+
+    /// A released pad's stream ends in the current connection, so its muxer does not wait for it.
+    func release(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+                 _ out: UnsafeMutablePointer<GstPad>) {
+        gate.withLock { _ = $0.streams.remove(Int(stream.rawValue)) }
+        _ = gst_pad_push_event(out, gst_event_new_eos())
+    }
+}
+
+/// The properties, as Swift works with them.
+struct RtmpSettings {
+    var location: String
+    var policy: ReconnectPolicy
+    var keep: Bool
+    var bufferDuration: GstClockTime
+
+    init(_ raw: RcRtmpReconnectSinkSettings) {
+        location = raw.location.map { String(cString: $0) } ?? ""
+        policy = ReconnectPolicy(retries: raw.retries < 0 ? nil : Int(raw.retries), firstDelay: UInt64(raw.retry_delay),
+                                 maxDelay: UInt64(raw.retry_max_delay), factor: raw.backoff_factor)
+        keep = raw.while_disconnected == RC_WHILE_DISCONNECTED_KEEP
+        bufferDuration = raw.buffer_duration
+    }
+
+    /// Why `location` cannot be published to, or nil.
+    var locationProblem: String? {
+        if location.isEmpty { return "No location set: rtmpreconnectsink needs an RTMP URL (rtmp://host/application/stream)" }
+        guard location.hasPrefix("rtmp://") || location.hasPrefix("rtmps://") else {
+            return "Location \(location) is not an RTMP URL: it must start with rtmp:// or rtmps://"
+        }
+        return nil
+    }
+}
+
+@_cdecl("rc_rtmpreconnectsink_state_new")
+func rtmpReconnectSinkStateNew() -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(RtmpReconnectSink()).toOpaque()
+}
+
+@_cdecl("rc_rtmpreconnectsink_state_free")
+func rtmpReconnectSinkStateFree(_ state: UnsafeMutableRawPointer?) {
+    if let state { Unmanaged<RtmpReconnectSink>.fromOpaque(state).release() }
+}
+
+@_cdecl("rc_rtmpreconnectsink_start")
+func rtmpReconnectSinkStart(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> gboolean {
+    RtmpReconnectSink.of(element).start(element) ? 1 : 0
+}
+
+@_cdecl("rc_rtmpreconnectsink_stop")
+func rtmpReconnectSinkStop(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) {
+    RtmpReconnectSink.of(element).stop(element)
+}
+
+@_cdecl("rc_rtmpreconnectsink_chain")
+func rtmpReconnectSinkChain(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+                            _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+    RtmpReconnectSink.of(element).chain(element, stream, buffer)
+}
+
+@_cdecl("rc_rtmpreconnectsink_sink_event")
+func rtmpReconnectSinkSinkEvent(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+                                _ event: UnsafeMutablePointer<GstEvent>) -> gboolean {
+    RtmpReconnectSink.of(element).event(element, stream, event) ? 1 : 0
+}
+
+@_cdecl("rc_rtmpreconnectsink_refuse_pad")
+func rtmpReconnectSinkRefusePad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ name: UnsafePointer<CChar>,
+                                _ why: UnsafePointer<CChar>) {
+    DebugLog.rtmpreconnectsink.warning(element, "no \(String(cString: name)) pad: \(String(cString: why))")
+}
+
+@_cdecl("rc_rtmpreconnectsink_release")
+func rtmpReconnectSinkRelease(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+                              _ out: UnsafeMutablePointer<GstPad>) {
+    RtmpReconnectSink.of(element).release(element, stream, out)
+}

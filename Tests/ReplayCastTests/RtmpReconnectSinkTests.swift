@@ -1,0 +1,152 @@
+import CGStreamer
+import CReplayCast
+import Testing
+@testable import ReplayCast
+
+/// rtmpreconnectsink's decisions that need no server: backoff, what a failure means, which
+/// buffers go to a connection, what is kept while disconnected, and its start-up errors.
+/// Against a real nginx-rtmp: Tests/system/rtmp_reconnect.py.
+@Suite struct RtmpReconnectSinkTests {
+    static let second: UInt64 = 1_000_000_000
+
+    @Test func backoffDoublesUpToTheMaximum() {
+        let policy = ReconnectPolicy(retries: nil, firstDelay: Self.second, maxDelay: 30 * Self.second, factor: 2)
+        let delays = (1...8).map { policy.delay(beforeAttempt: $0) / Self.second }
+        #expect(delays == [1, 2, 4, 8, 16, 30, 30, 30])
+        #expect(policy.totalDelay == nil)
+        #expect(policy.allows(attempt: 1_000_000))
+    }
+
+    @Test func retriesBoundTheAttemptsAndTheirTotalWait() {
+        let policy = ReconnectPolicy(retries: 3, firstDelay: Self.second, maxDelay: 30 * Self.second, factor: 2)
+        #expect([1, 2, 3, 4].map(policy.allows(attempt:)) == [true, true, true, false])
+        #expect(policy.totalDelay == 7 * Self.second)
+        let gentle = ReconnectPolicy(retries: 4, firstDelay: 2 * Self.second, maxDelay: 4 * Self.second, factor: 1.5)
+        #expect((1...4).map { gentle.delay(beforeAttempt: $0) } == [2, 3, 4, 4].map { $0 * Self.second })
+        #expect(gentle.totalDelay == 13 * Self.second)
+    }
+
+    @Test(arguments: [
+        (true, ResourceCode.openRead, nil, ConnectionFailure.unreachable),   // TCP connection refused
+        (true, ResourceCode.notFound, nil, .unreachable),
+        (true, ResourceCode.failed, UInt64?(0), .refused),                   // RTMP 'connect' rejected
+        (true, ResourceCode.notAuthorized, nil, .refused),
+        (true, 10, nil, .refused),                                           // closed before seen accepted
+        (true, 10, UInt64?(300_000_000), .refused),                          // closed 0.3 s after: deny publish
+        (true, 10, UInt64?(1_000_000_000), .lost),
+        (true, 9, UInt64?(8_000_000_000), .lost),                            // server went away mid-stream
+        (false, 1, UInt64?(8_000_000_000), .fatal),                          // the muxer's error
+    ] as [(Bool, Int32, UInt64?, ConnectionFailure)])
+    func failuresAreClassified(fromSink: Bool, code: Int32, acceptedFor: UInt64?, expected: ConnectionFailure) {
+        #expect(ConnectionFailure.classify(fromSink: fromSink, resourceCode: code, acceptedFor: acceptedFor) == expected)
+    }
+
+    @Test func aFailureOutsideTheResourceDomainFromTheSinkIsRetried() {
+        #expect(ConnectionFailure.classify(fromSink: true, resourceCode: nil, acceptedFor: nil) == .lost)
+    }
+
+    /// Video frames, 1 s apart so trimming is easy to state: `keyframes` are the indices of
+    /// the keyframes; the rest are delta units.
+    static func frames(_ count: Int, keyframes: Set<Int>, from start: Int = 0) -> [UnsafeMutablePointer<GstBuffer>] {
+        (start..<start + count).map { i in
+            let buffer = gst_buffer_new()!
+            buffer.pointee.pts = GstClockTime(i) * GstClockTime(second)
+            if !keyframes.contains(i) { buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue }
+            return buffer
+        }
+    }
+
+    static func pushed(_ admission: RtmpGate.Admission) -> [GstClockTime] {
+        guard case .push(let buffers) = admission else { return [] }
+        defer { buffers.forEach { gst_buffer_unref($0) } }
+        return buffers.map { $0.pointee.pts / GstClockTime(second) }
+    }
+
+    @Test func aConnectionStartsAtAKeyframeAndAudioGoesAtOnce() {
+        GStreamerSetup.ensure()
+        var gate = RtmpGate()
+        gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
+        let awaited = gate.open(.connecting)
+        #expect(awaited, "a new connection awaits a keyframe")
+        let sent = Self.frames(5, keyframes: [2]).map { Self.pushed(gate.admit($0, stream: 0)) }
+        let dropped = gate.dropped
+        #expect(sent == [[], [], [2], [3], [4]])
+        #expect(dropped == 2)
+        let audio = Self.pushed(gate.admit(Self.frames(1, keyframes: [0], from: 7)[0], stream: 1))
+        #expect(audio == [7])
+        let awaitedAgain = gate.open(.connected)
+        #expect(!awaitedAgain, "data already flows: acceptance does not restart the keyframe wait")
+        let next = Self.pushed(gate.admit(Self.frames(1, keyframes: [], from: 5)[0], stream: 0))
+        #expect(next == [5])
+    }
+
+    @Test func droppedWhileClosedAndAfterTheStreamEnded() {
+        GStreamerSetup.ensure()
+        var gate = RtmpGate()
+        gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
+        let held = Self.frames(3, keyframes: [0]).map { Self.pushed(gate.admit($0, stream: 0)) }
+        let droppedWhileClosed = gate.dropped
+        #expect(held == [[], [], []])
+        #expect(droppedWhileClosed == 3)
+        _ = gate.open(.connecting)
+        gate.ended.insert(0)
+        let afterEnd = Self.pushed(gate.admit(Self.frames(1, keyframes: [0], from: 3)[0], stream: 0))
+        let droppedAfterEnd = gate.dropped
+        #expect(afterEnd == [])
+        #expect(droppedAfterEnd == 4)
+    }
+
+    @Test func keptMediaIsTrimmedByWholeKeyframeIntervalsAndSentFirst() {
+        GStreamerSetup.ensure()
+        var gate = RtmpGate()
+        gate.reset(streams: [0, 1], keep: true, keepDuration: 4 * GstClockTime(Self.second))
+        // Keyframes every 3 s, frames 1 s apart: intervals go from the front while the oldest
+        // starts more than 4 s before the newest frame, so at 9 s the one from 6 s is left.
+        for frame in Self.frames(10, keyframes: [0, 3, 6, 9]) { _ = gate.admit(frame, stream: 0) }
+        let keptVideo = gate.kept.count(0), droppedVideo = gate.dropped
+        #expect(keptVideo == 4, "frames 6...9")
+        #expect(droppedVideo == 6)
+        for sample in Self.frames(4, keyframes: [0, 1, 2, 3], from: 5) { _ = gate.admit(sample, stream: 1) }
+        let keptAudio = gate.kept.count(1)
+        #expect(keptAudio == 3, "audio older than the oldest kept video (6 s) goes")
+        // Still connecting: keep mode holds data until the server accepts the stream.
+        let awaitedConnecting = gate.open(.connecting)
+        let whileConnecting = Self.pushed(gate.admit(Self.frames(1, keyframes: [], from: 10)[0], stream: 0))
+        #expect(!awaitedConnecting)
+        #expect(whileConnecting == [])
+        let awaitedConnected = gate.open(.connected)
+        #expect(!awaitedConnected, "kept video starts with a keyframe: no new keyframe needed")
+        let video = Self.pushed(gate.admit(Self.frames(1, keyframes: [], from: 11)[0], stream: 0))
+        let audio = Self.pushed(gate.admit(Self.frames(1, keyframes: [0], from: 9)[0], stream: 1))
+        #expect(video == [6, 7, 8, 9, 10, 11])
+        #expect(audio == [6, 7, 8, 9])
+    }
+
+    @Test(arguments: [("", "No location set"), ("http://127.0.0.1/live/x", "is not an RTMP URL")])
+    func aMissingOrWrongLocationFailsTheStart(location: String, reason: String) throws {
+        let run = try PipelineRun.run("videotestsrc num-buffers=5 ! x264enc ! h264parse ! rtmpreconnectsink name=rtmp "
+                                      + (location.isEmpty ? "" : "location=\(location)"), timeout: 10)
+        let error = try #require(run.error)
+        #expect(error.source == "rtmp")
+        #expect(error.text.contains(reason), "\(error.text)")
+    }
+
+    @Test func byteStreamH264IsRefusedNamingTheElementAndTheCaps() {
+        #expect {
+            _ = try PipelineRun.run("videotestsrc num-buffers=5 ! x264enc ! video/x-h264,stream-format=byte-stream "
+                                    + "! rtmpreconnectsink name=rtmp location=rtmp://127.0.0.1:9/live/x retries=0", timeout: 10)
+        } throws: { error in
+            "\(error)".contains("rtmp can't handle caps video/x-h264, stream-format=(string)byte-stream")
+        }
+    }
+
+    @Test func noServerAndNoRetriesIsAnErrorNamingTheURL() throws {
+        let url = "rtmp://127.0.0.1:9/live/x"
+        let run = try PipelineRun.run("videotestsrc is-live=true num-buffers=30 ! x264enc tune=zerolatency ! h264parse "
+                                      + "! rtmpreconnectsink name=rtmp location=\(url) retries=0", timeout: 10)
+        let error = try #require(run.error)
+        #expect(error.source == "rtmp")
+        #expect(error.text == "Could not connect to \(url)")
+        #expect(run.messages(from: "rtmp", named: "rtmp-reconnecting").isEmpty)
+    }
+}
