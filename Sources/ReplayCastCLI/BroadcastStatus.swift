@@ -29,7 +29,7 @@ struct BroadcastStatus {
 
     init(title: String, pipeline: UnsafeMutablePointer<GstElement>) {
         self.title = title
-        rtmp = BinElements.made(by: "rtmp2sink", in: pipeline).map { sink in
+        rtmp = (BinElements.made(by: "rtmp2sink", in: pipeline) + BinElements.made(by: "rtmpreconnectsink", in: pipeline)).map { sink in
             RTMPOutput(sink: sink, name: String(cString: rc_object_name(sink)),
                        location: PipelineRunner.stringProperty(sink, "location") ?? "?")
         }
@@ -69,9 +69,13 @@ struct BroadcastStatus {
         }
     }
 
-    /// rtmp2sink's own counters say whether data reaches the server.
+    /// rtmp2sink's own counters say whether data reaches the server; rtmpreconnectsink says
+    /// what its connection is doing and how often it came back.
     func rtmpState(_ output: RTMPOutput) -> String {
         if let failure = output.failure { return failure }
+        if g_object_class_find_property(rc_object_class(output.sink), "reconnections") != nil {
+            return "\(Self.enumNick(output.sink, "connection")), \(Self.uintProperty(output.sink, "reconnections")) reconnections"
+        }
         let sent = Self.bytesSent(output.sink)
         return sent > 0 ? String(format: "publishing, %.1f MB sent", Double(sent) / 1e6) : "connecting"
     }
@@ -80,6 +84,26 @@ struct BroadcastStatus {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "").map { $0 * 1024 }
+    }
+
+    private static func enumNick(_ object: UnsafeMutablePointer<GstElement>, _ name: String) -> String {
+        guard let spec = g_object_class_find_property(rc_object_class(object), name) else { return "?" }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        defer { g_value_unset(&value) }
+        g_object_get_property(rc_gobject(object), name, &value)
+        let enumClass = g_type_class_ref(spec.pointee.value_type)
+        defer { g_type_class_unref(enumClass) }
+        let entry = g_enum_get_value(enumClass?.assumingMemoryBound(to: GEnumClass.self), g_value_get_enum(&value))
+        return entry.map { String(cString: $0.pointee.value_nick) } ?? "?"
+    }
+
+    private static func uintProperty(_ object: UnsafeMutablePointer<GstElement>, _ name: String) -> guint {
+        var value = GValue()
+        g_value_init(&value, rc_type_uint())
+        defer { g_value_unset(&value) }
+        g_object_get_property(rc_gobject(object), name, &value)
+        return g_value_get_uint(&value)
     }
 
     private static func bytesSent(_ sink: UnsafeMutablePointer<GstElement>) -> UInt64 {

@@ -64,6 +64,8 @@ struct PipelineRunner {
         var display: any StatusDisplay = isatty(STDOUT_FILENO) != 0 && !quiet ? StatusScreen() : StatusLog(quiet: quiet)
         var endSent = false
         var status: Int32 = 0
+        /// After an error the other outputs may still finish: until when to wait for EOS.
+        var finishBy: Double?
         let started = gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE
         let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_QOS.rawValue |
                                   GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue)
@@ -74,6 +76,7 @@ struct PipelineRunner {
                 status = 130
                 break
             }
+            if let finishBy, broadcast.elapsed >= finishBy { break }
             let timeUp = duration.map { broadcast.elapsed >= $0 } ?? false
             if (interrupted || timeUp) && !endSent {
                 gst_element_send_event(pipeline, gst_event_new_eos())
@@ -90,6 +93,7 @@ struct PipelineRunner {
             broadcast.update(message, source: source)
             switch message.pointee.type {
             case GST_MESSAGE_EOS:
+                if finishBy != nil { display.interrupt("the other outputs finished") }
                 break loop
             case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
                 let isError = message.pointee.type == GST_MESSAGE_ERROR
@@ -102,7 +106,14 @@ struct PipelineRunner {
                 if let debug, !quiet { display.interrupt("  \(String(cString: debug))") }
                 g_clear_error(&gerror)
                 g_free(debug)
-                if isError { status = 1; break loop }
+                guard isError else { break }
+                status = 1
+                // rtmpreconnectsink keeps taking data after its error, so the rest of the
+                // broadcast (HLS, recordings) can still end properly.
+                guard Self.finishesAfterError(message.pointee.src), finishBy == nil else { break loop }
+                if !endSent { gst_element_send_event(pipeline, gst_event_new_eos()) }
+                endSent = true
+                finishBy = broadcast.elapsed + Self.finishTimeout
             default:
                 refresh()
             }
@@ -110,6 +121,15 @@ struct PipelineRunner {
         Self.stop(pipeline)
         display.finish(broadcast, probes)
         return status
+    }
+
+    /// How long the other outputs get to finish after an RTMP output gave up.
+    static let finishTimeout = 10.0
+
+    private static func finishesAfterError(_ source: UnsafeMutablePointer<GstObject>?) -> Bool {
+        guard let source else { return false }
+        return g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(source)),
+                                          rc_rtmpreconnectsink_get_type()) != 0
     }
 
     /// A server for the folder of the pipeline's (first) HLS playlist.
