@@ -8,7 +8,7 @@ import CReplayCast
 final class ConnectionThread {
     private let element: UnsafeMutablePointer<RcRtmpReconnectSink>
     private let gate: RtmpGateLock
-    private let pads: [(stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)]
+    private let pads: [RtmpReconnectSink.Pad]
     /// GAsyncQueue of GstMessage: the attempts' bus messages and the element's requests.
     private let inbox: OpaquePointer
     private var thread: UnsafeMutablePointer<GThread>?
@@ -23,7 +23,6 @@ final class ConnectionThread {
     private var lostAt: GstClockTime?
     private var retryAt: GstClockTime?
     private var endDeadline: GstClockTime?
-    private var lastFailure = ""
 
     /// How long the end of the stream may take to reach the server before EOS is posted anyway.
     static let endTimeout: GstClockTime = 10_000_000_000
@@ -37,7 +36,7 @@ final class ConnectionThread {
 
     /// Starts the first attempt before returning, so data that arrives next has somewhere to go.
     init(element: UnsafeMutablePointer<RcRtmpReconnectSink>, gate: RtmpGateLock, settings: RtmpSettings,
-         pads: [(stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)])
+         pads: [RtmpReconnectSink.Pad])
         throws(RtmpConnectionError) {
         self.element = element
         self.gate = gate
@@ -185,7 +184,6 @@ final class ConnectionThread {
         let failure = ConnectionFailure.classify(fromSink: connection.isSink(message.pointee.src), resourceCode: code,
                                                  acceptedFor: connection.answeredAt.map { UInt64(now - $0) })
         close()
-        lastFailure = text
         if endDeadline != nil || gate.withLock({ $0.ended.isSuperset(of: $0.streams) }) {
             finish()
             return
@@ -212,7 +210,8 @@ final class ConnectionThread {
         guard policy.allows(attempt: attempt) else {
             let retried = attempt > 1 ? ": gave up after \(attempt - 1) retries" : ""
             fail(GST_RESOURCE_ERROR_WRITE, "Could not \(everAccepted ? "reconnect" : "connect") to \(location)\(retried)",
-                 "retries=\(policy.retries ?? -1); last error: \(text) \(details)")
+                 "retries=\(policy.retries ?? -1), \((policy.totalDelay ?? 0) / 1_000_000) ms of waits in all; "
+                 + "last error: \(text) \(details)")
             return
         }
         let delay = GstClockTime(policy.delay(beforeAttempt: attempt))

@@ -83,16 +83,6 @@ final class RtmpConnection {
         links.removeAll()
     }
 
-    /// The element's pad for `stream` leaves (its request pad was released).
-    func detach(_ out: UnsafeMutablePointer<GstPad>) {
-        links.removeAll { link in
-            guard link.out == out else { return false }
-            gst_pad_unlink(link.out, link.queuePad)
-            gst_object_unref(link.queuePad)
-            return true
-        }
-    }
-
     deinit {
         close()
         for queue in queues { gst_object_unref(queue) }

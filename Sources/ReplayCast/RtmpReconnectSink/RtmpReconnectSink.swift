@@ -21,11 +21,13 @@ final class RtmpReconnectSink {
         return RtmpSettings(raw)
     }
 
-    static func pads(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>)
-        -> [(stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)] {
+    /// A request pad and the source pad that feeds its stream to the current connection.
+    typealias Pad = (stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)
+
+    static func pads(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> [Pad] {
         rc_object_lock(element)
         defer { rc_object_unlock(element) }
-        var pads: [(RcRtmpStream, UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstPad>)] = []
+        var pads: [Pad] = []
         if let sink = element.pointee.sinkpads.0, let out = element.pointee.outpads.0 { pads.append((RC_RTMP_VIDEO, sink, out)) }
         if let sink = element.pointee.sinkpads.1, let out = element.pointee.outpads.1 { pads.append((RC_RTMP_AUDIO, sink, out)) }
         return pads
