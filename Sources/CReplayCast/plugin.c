@@ -18,10 +18,21 @@ GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, replaycast,
     "ReplayCast: emulate an iOS ReplayKit broadcast and turn it into a live stream",
     plugin_init, PACKAGE_VERSION, "LGPL", "ReplayCast", "https://replaycast.invalid")
 
-RC_EXPORT gboolean rc_plugin_register_static(void) {
+/* When the installed plugin was loaded into this process first (an element made before
+ * replaycast_init), its element types exist already: registering this copy's would clash
+ * with them, and the plugin's elements serve as well. */
+static gboolean plugin_file_loaded(void) {
+  GstPlugin *plugin = gst_registry_find_plugin(gst_registry_get(), "replaycast");
+  if (plugin == NULL) return FALSE;
+  gboolean loaded = gst_plugin_is_loaded(plugin) && gst_plugin_get_filename(plugin) != NULL;
+  gst_object_unref(plugin);
+  return loaded;
+}
+
+RC_EXPORT gboolean replaycast_init(void) {
   static gsize registered = 0;
   if (g_once_init_enter(&registered)) {
-    gboolean ok = gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "replaycast",
+    gboolean ok = plugin_file_loaded() || gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "replaycast",
         "ReplayCast: emulate an iOS ReplayKit broadcast and turn it into a live stream",
         plugin_init, PACKAGE_VERSION, "LGPL", "ReplayCast", "ReplayCast",
         "https://replaycast.invalid");
@@ -30,4 +41,4 @@ RC_EXPORT gboolean rc_plugin_register_static(void) {
   return registered == 1;
 }
 
-RC_EXPORT const gchar *rc_plugin_version(void) { return PACKAGE_VERSION; }
+RC_EXPORT const gchar *replaycast_version(void) { return PACKAGE_VERSION; }

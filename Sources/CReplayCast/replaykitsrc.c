@@ -19,7 +19,7 @@ static GstStaticPadTemplate templates[RC_STREAM_COUNT] = {
   GST_STATIC_PAD_TEMPLATE("audio_mic", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(MIC_CAPS)),
 };
 
-enum { SIGNAL_PAUSE, SIGNAL_RESUME, SIGNAL_FINISH, SIGNAL_COUNT };
+enum { SIGNAL_PAUSE, SIGNAL_RESUME, SIGNAL_FINISH, SIGNAL_EVENT, SIGNAL_COUNT };
 static guint signals[SIGNAL_COUNT];
 
 /* Same names as DeviceProfile.all in Swift (a test checks); Swift looks profiles up by nick. */
@@ -376,6 +376,9 @@ static gboolean send_event(GstElement *element, GstEvent *event) {
 static void action_pause(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_PAUSE); }
 static void action_resume(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_RESUME); }
 static void action_finish(RcReplayKitSrc *self) { rc_replaykitsrc_action(self, RC_ACTION_FINISH); }
+static gboolean action_event(RcReplayKitSrc *self, const gchar *action) {
+  return action != NULL && rc_replaykitsrc_event(self, action);
+}
 
 static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -394,6 +397,8 @@ static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, G_CALLBACK(action_resume), NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_FINISH] = g_signal_new_class_handler("finish", G_TYPE_FROM_CLASS(klass),
       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, G_CALLBACK(action_finish), NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_EVENT] = g_signal_new_class_handler("event", G_TYPE_FROM_CLASS(klass),
+      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, G_CALLBACK(action_event), NULL, NULL, NULL, G_TYPE_BOOLEAN, 1, G_TYPE_STRING);
 
   for (int k = 0; k < RC_STREAM_COUNT; k++)
     gst_element_class_add_static_pad_template(element_class, &templates[k]);

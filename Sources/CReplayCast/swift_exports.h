@@ -28,6 +28,7 @@ void rc_replaykitsrc_reset(RcReplayKitSrc *self);
 gboolean rc_replaykitsrc_stream_step(RcReplayKitSrc *self, RcStreamKind kind);
 gboolean rc_replaykitsrc_query(RcReplayKitSrc *self, RcStreamKind kind, GstQuery *query);
 void rc_replaykitsrc_action(RcReplayKitSrc *self, RcBroadcastAction action);
+gboolean rc_replaykitsrc_event(RcReplayKitSrc *self, const gchar *action);
 
 /* dualmixer */
 void *rc_dualmixer_state_new(void);

@@ -33,7 +33,7 @@ struct PipelineRunner {
     /// Returns the process exit status: 0 after EOS, 1 after an error.
     func run() throws -> Int32 {
         gst_init(nil, nil)
-        guard rc_plugin_register_static() != 0 else { throw Failure(description: "the replaycast plugin failed to register") }
+        guard replaycast_init() != 0 else { throw Failure(description: "the replaycast plugin failed to register") }
         let pipeline = try parse()
         defer { gst_object_unref(pipeline) }
         HLSPlaylists.take(over: pipeline)

@@ -7,7 +7,7 @@ struct ReplayCastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replaycast",
         abstract: "Run ReplayCast pipelines with a live status screen, and check their outputs.",
-        version: String(cString: rc_plugin_version()),
+        version: String(cString: replaycast_version()),
         subcommands: [Run.self, Launch.self, List.self, Print.self, CheckSync.self])
 }
 

@@ -71,7 +71,7 @@ public struct BroadcastSchedule: Sendable, Equatable {
             }
             previousTime = (time, timeText)
             let action: BroadcastAction
-            switch Self.action(item[item.index(after: colon)...].trimmed) {
+            switch Self.parseAction(item[item.index(after: colon)...].trimmed) {
             case .success(let value): action = value
             case .failure(let error): throw fail(error.reason)
             }
@@ -97,9 +97,17 @@ public struct BroadcastSchedule: Sendable, Equatable {
         return low
     }
 
-    struct ActionError: Error { var reason: String }
+    public struct ActionError: Error, Equatable, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
+    }
 
-    static func action(_ text: Substring) -> Result<BroadcastAction, ActionError> {
+    /// One action in the schedule's syntax (`pause`, `orientation=left`, `mic-format=24000/1`).
+    public static func action(_ text: Substring) -> Result<BroadcastAction, ActionError> {
+        parseAction(text.trimmed)
+    }
+
+    private static func parseAction(_ text: Substring) -> Result<BroadcastAction, ActionError> {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         let name = parts[0].trimmed
         let value = parts.count > 1 ? parts[1].trimmed : nil

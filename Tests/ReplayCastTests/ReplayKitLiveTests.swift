@@ -1,6 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
+import Synchronization
 import Testing
 
 /// replaykitsrc in real time on the pipeline clock.
@@ -49,6 +50,38 @@ import Testing
 }
 
 extension ReplayKitLiveTests {
+    /// The `event` action signal applies any schedule action now, and refuses what is not one.
+    @Test func eventSignalAppliesScheduleActionsNow() throws {
+        let answers = Mutex<[Bool]>([])
+        let recorded = try RecordedBroadcast.record("duration=1500000000", live: true, pads: ["video", "audio_mic"],
+                                                    timeout: 10) { pipeline in
+            let source = gst_bin_get_by_name(rc_bin(pipeline), "rk")!
+            let box = UnsafeSendable(source)
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 0.5)
+                let actions: [String] = ["orientation=left", "orientation=sideways", "mic-format=24000", "resme"]
+                let results = actions.map { action in rc_emit_string_action(box.value, "event", action) != 0 }
+                answers.withLock { $0 = results }
+                gst_object_unref(box.value)
+            }
+        }
+        #expect(recorded.run.reachedEOS)
+        #expect(answers.withLock { $0 } == [true, false, true, false])
+        let events = recorded.run.elementMessages.filter { $0.fields.name == "replaykit-broadcast-event" }
+            .compactMap { message -> Fields.Value? in message.fields["action"] }
+        #expect(events.suffix(2) == [.string("orientation=left"), .string("mic-format=24000")])
+        #expect(recorded.video.tags.count == 1)
+        #expect(recorded.video.tags.first?.contains("rotate-270") == true)
+        let rates = recorded.mic.caps.compactMap { caps in caps.split(separator: ",").first { $0.contains("rate=") } }
+        #expect(rates.map { $0.trimmingCharacters(in: .whitespaces) } == ["rate=(int)48000", "rate=(int)24000"])
+    }
+
+    @Test func eventSignalIsRefusedWhenTheBroadcastIsNotRunning() throws {
+        let source = gst_element_factory_make("replaykitsrc", nil)!
+        defer { gst_object_unref(source) }
+        #expect(rc_emit_string_action(source, "event", "pause") == 0)
+    }
+
     /// An application ending the pipeline sends it EOS: every pad of the source ends.
     @Test func eosSentToThePipelineFinishesEveryPad() throws {
         let started = Date()

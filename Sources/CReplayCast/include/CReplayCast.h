@@ -1,5 +1,5 @@
 /* Everything Swift sees of the C side: instance structs of our element types, the
- * macro/variadic replacements in rc_gst.h, and the plugin entry point for in-process use. */
+ * macro/variadic replacements in rc_gst.h, and the public header for applications. */
 #ifndef CREPLAYCAST_H
 #define CREPLAYCAST_H
 
@@ -12,9 +12,7 @@
 #include "rc_text_stream.h"
 #include "rc_debug.h"
 
-/* Registers the plugin with the running process's registry (tests, the CLI). Idempotent. */
-gboolean rc_plugin_register_static(void);
-/* The plugin's version, as gst-inspect-1.0 shows it. */
-const gchar *rc_plugin_version(void);
+/* replaycast_init() registers the elements in-process (tests, the CLI, applications). */
+#include "replaycast.h"
 
 #endif

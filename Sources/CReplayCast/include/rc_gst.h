@@ -37,6 +37,12 @@ static inline const gchar *rc_object_name(gpointer obj) { return GST_OBJECT_NAME
 
 /* g_signal_emit_by_name for an action signal without arguments or return value. */
 static inline void rc_emit_action(gpointer obj, const gchar *signal) { g_signal_emit_by_name(obj, signal); }
+/* g_signal_emit_by_name for an action signal taking a string and returning a boolean. */
+static inline gboolean rc_emit_string_action(gpointer obj, const gchar *signal, const gchar *argument) {
+  gboolean result = FALSE;
+  g_signal_emit_by_name(obj, signal, argument, &result);
+  return result;
+}
 
 /* Message fields: typed setters by quark, so Swift never touches GValue plumbing. */
 void rc_structure_set_uint64(GstStructure *s, GQuark field, guint64 v);

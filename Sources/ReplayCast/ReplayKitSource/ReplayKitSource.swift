@@ -1,5 +1,6 @@
 import CGStreamer
 import CReplayCast
+import ReplayKitModel
 
 /// Per-element state of replaykitsrc. The configuration, timeline and producers are built
 /// on READY -> PAUSED (before the tasks start) and dropped on PAUSED -> READY (after they
@@ -117,6 +118,25 @@ final class ReplayKitSource {
         }
         rc_replaykitsrc_wake(element)
     }
+
+    /// The `event` action signal: any scheduled action, now. Refused (FALSE, with a warning)
+    /// when the text is not one, or when the broadcast is not running.
+    func act(parsing text: String) -> Bool {
+        switch BroadcastSchedule.action(text[...]) {
+        case .failure(let error):
+            DebugLog.replaykitsrc.warning(element, "event \"\(text)\" refused: \(error.reason)")
+            return false
+        case .success(let action):
+            guard let timeline else {
+                DebugLog.replaykitsrc.warning(element, "event \"\(text)\" refused: the broadcast is not running (READY or NULL)")
+                return false
+            }
+            let now = isLive ? UInt64(rc_replaykitsrc_running_time(element)) : nil
+            timeline.act(action, now: now)
+            rc_replaykitsrc_wake(element)
+            return true
+        }
+    }
 }
 
 @_cdecl("rc_replaykitsrc_state_new")
@@ -161,6 +181,11 @@ func replayKitSourceStep(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ kind
 func replayKitSourceQuery(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ kind: RcStreamKind,
                           _ query: UnsafeMutablePointer<GstQuery>) -> gboolean {
     ReplayKitSource.of(element).query(kind, query) ? 1 : 0
+}
+
+@_cdecl("rc_replaykitsrc_event")
+func replayKitSourceEvent(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ action: UnsafePointer<gchar>) -> gboolean {
+    ReplayKitSource.of(element).act(parsing: String(cString: action)) ? 1 : 0
 }
 
 @_cdecl("rc_replaykitsrc_action")

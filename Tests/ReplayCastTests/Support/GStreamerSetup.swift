@@ -9,7 +9,7 @@ enum GStreamerSetup {
         gst_init(nil, nil)
         ExpectedWarnings.install()
         if getenv("RC_LEAKS_REPORT") != nil { atexit { GStreamerSetup.writeLeaksReport() } }
-        return rc_plugin_register_static() != 0
+        return replaycast_init() != 0
     }()
 
     /// Under GST_TRACERS=leaks, what is still alive once every test has finished goes to
