@@ -21,6 +21,8 @@ let package = Package(
         // GStreamer derives the plugin name from the file name: libgstreplaycast.so -> "replaycast".
         .library(name: "gstreplaycast", type: .dynamic, targets: ["ReplayCast"]),
         .executable(name: "replaycast", targets: ["ReplayCastCLI"]),
+        // For apps: typed events and controls over a broadcast pipeline, elements registered in-process.
+        .library(name: "ReplayCastKit", targets: ["ReplayCastKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,9 +45,11 @@ let package = Package(
             name: "ReplayCast",
             dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"],
             linkerSettings: strictLinking),
+        .target(name: "ReplayCastKit", dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "ReplayKitModel"]),
+        .executableTarget(name: "BroadcastEventsExample", dependencies: ["ReplayCastKit"], path: "Examples/BroadcastEvents"),
         .executableTarget(
             name: "ReplayCastCLI",
-            dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel",
+            dependencies: ["ReplayCast", "ReplayCastKit", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Costs of the kernels alone, printed by bench/kernels (release build).
         .executableTarget(name: "KernelBench", dependencies: ["MediaKernels", "ReplayKitModel"], path: "bench/KernelBench"),
@@ -53,8 +57,8 @@ let package = Package(
         .testTarget(name: "ReplayKitModelTests", dependencies: ["ReplayKitModel", "MediaKernels"]),
         .target(name: "CTestSupport", dependencies: ["CGStreamer"], path: "Tests/CTestSupport"),
         .testTarget(name: "ReplayCastTests",
-                    dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "CGstCheck", "CTestSupport", "MediaKernels",
-                                   "ReplayKitModel"]),
+                    dependencies: ["ReplayCast", "ReplayCastKit", "CReplayCast", "CGStreamer", "CGstCheck", "CTestSupport",
+                                   "MediaKernels", "ReplayKitModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import CGStreamer
 import CReplayCast
 import Foundation
 import ReplayCast
+import ReplayCastKit
 
 /// What the status displays show, gathered from bus messages and the probes.
 struct BroadcastStatus {

@@ -2,6 +2,7 @@ import CGStreamer
 import CReplayCast
 import Foundation
 import ReplayCast
+import ReplayCastKit
 import Synchronization
 
 /// Ctrl-C: the first sends end-of-stream, so files are finished; one more, a second or more
@@ -110,26 +111,17 @@ struct PipelineRunner {
                 status = 1
                 // rtmpreconnectsink keeps taking data after its error, so the rest of the
                 // broadcast (HLS, recordings) can still end properly.
-                guard Self.finishesAfterError(message.pointee.src), finishBy == nil else { break loop }
+                guard PipelineEnding.outputsCanFinish(after: message.pointee.src), finishBy == nil else { break loop }
                 if !endSent { gst_element_send_event(pipeline, gst_event_new_eos()) }
                 endSent = true
-                finishBy = broadcast.elapsed + Self.finishTimeout
+                finishBy = broadcast.elapsed + PipelineEnding.finishTimeout
             default:
                 refresh()
             }
         }
-        Self.stop(pipeline)
+        PipelineEnding.stop(pipeline)
         display.finish(broadcast, probes)
         return status
-    }
-
-    /// How long the other outputs get to finish after an RTMP output gave up.
-    static let finishTimeout = 10.0
-
-    private static func finishesAfterError(_ source: UnsafeMutablePointer<GstObject>?) -> Bool {
-        guard let source else { return false }
-        return g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(source)),
-                                          rc_rtmpreconnectsink_get_type()) != 0
     }
 
     /// A server for the folder of the pipeline's (first) HLS playlist.
@@ -164,24 +156,6 @@ struct PipelineRunner {
         defer { g_value_unset(&value) }
         g_object_get_property(rc_gobject(object), name, &value)
         return g_value_get_string(&value).map { String(cString: $0) }
-    }
-
-    /// Takes the pipeline to NULL, so every streaming thread has ended before it is freed.
-    /// A bin stops going down at the first child that fails (hlssink2's giostreamsink does
-    /// after a segment could not be opened), leaving the others running: then each element
-    /// is taken down on its own.
-    static func stop(_ pipeline: UnsafeMutablePointer<GstElement>) {
-        guard gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE else { return }
-        // Locked, so the bins leave them in NULL: asked to pass through READY on the bin's way
-        // down, the failing sink would fail again.
-        for element in BinElements.all(in: pipeline) {
-            gst_element_set_state(element, GST_STATE_NULL)
-            gst_element_set_locked_state(element, 1)
-        }
-        // The failed change left NULL as the pipeline's target, so asking for NULL again is a
-        // no-op: forget the failed change first.
-        gst_element_abort_state(pipeline)
-        gst_element_set_state(pipeline, GST_STATE_NULL)
     }
 
     /// Plays `pipeline` until end-of-stream; the error's text (with the element that posted

@@ -1,4 +1,5 @@
 import Foundation
+import ReplayCastKit
 
 /// The page `--serve` shows at `/`: the live playlist in a `<video>` (the browser's own HLS
 /// player) and the status, updated from `/events`. Elements carry `data-meter` names so

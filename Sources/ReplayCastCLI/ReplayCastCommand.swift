@@ -1,6 +1,7 @@
 import ArgumentParser
 import CGStreamer
 import CReplayCast
+import ReplayCastKit
 
 @main
 struct ReplayCastCommand: ParsableCommand {
@@ -58,7 +59,12 @@ struct PipelineSource: ParsableArguments {
     @OptionGroup var assignments: Assignments
 
     func load() throws -> PipelineFile {
-        try PipelineFile(path: PipelineLibrary.resolve(file), variables: assignments.variables)
+        let path = PipelineLibrary.resolve(file)
+        do {
+            return try PipelineFile(path: path, variables: assignments.variables)
+        } catch {
+            throw PipelineRunner.Failure(description: error.description + (error.variable.map { ": pass --set \($0)=VALUE" } ?? ""))
+        }
     }
 }
 

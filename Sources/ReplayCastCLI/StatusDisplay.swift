@@ -1,4 +1,5 @@
 import Foundation
+import ReplayCastKit
 
 /// Writes a line to stdout at once: print() holds lines back when stdout is a pipe, and a
 /// log (or a test waiting for the preview address) must see them as they happen.
@@ -50,7 +51,7 @@ struct StatusLog: StatusDisplay {
         for meter in status.meters where now - (lastMeterLine[meter.source] ?? -1) >= 0.5 {
             lastMeterLine[meter.source] = now
             let r = meter.reading
-            var line = String(format: "%8.2fs %@", r.runningTime, meter.source)
+            var line = String(format: "%8.2fs %@", r.runningTime.seconds, meter.source)
             for c in r.rms.indices {
                 line += String(format: "  ch%d %@ %6.1f dB (peak %6.1f)", c, Self.bar(r.rms[c], hold: nil, cells: 20), r.rms[c], r.peak[c])
             }

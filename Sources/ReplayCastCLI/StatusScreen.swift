@@ -1,4 +1,5 @@
 import Foundation
+import ReplayCastKit
 
 /// The terminal status screen: one block of lines redrawn in place (cursor up, clear line),
 /// so it reads like a dashboard instead of scrolling. Messages printed in between are put

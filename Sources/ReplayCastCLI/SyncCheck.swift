@@ -1,8 +1,9 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import ReplayKitModel
 import ReplayCast
+import ReplayCastKit
+import ReplayKitModel
 import Synchronization
 
 /// Decodes an output (HLS playlist, FLV, MP4, a URL) as fast as it can and feeds every
@@ -69,7 +70,7 @@ struct SyncCheck {
         gst_object_unref(decoder)
 
         let outcome = PipelineRunner.runToEnd(pipeline, timeout: timeout)
-        PipelineRunner.stop(pipeline)
+        PipelineEnding.stop(pipeline)
         if let failure = outcome { throw Failure(description: "\(input): \(failure)") }
         let report = collector.detector.withLock { $0.report() }
         return (report, collector.videoFrames.load(ordering: .relaxed),

@@ -2,19 +2,27 @@ import Foundation
 
 /// A pipeline description file: gst-launch syntax over several lines, `#` comments, and
 /// `${NAME:-default}` placeholders. Keeps where each line came from, so errors can name it.
-struct PipelineFile {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public struct PipelineFile: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        /// `path` or `path:line`.
+        public let location: String
+        public let reason: String
+        /// The placeholder that had no value, when that was the problem.
+        public let variable: String?
+
+        public var description: String { "\(location): \(reason)" }
     }
 
-    let path: String
-    let lines: [String]
-    let description: String
+    public let path: String
+    /// The file's lines with comments removed and placeholders filled in.
+    public let lines: [String]
+    /// The whole pipeline in gst-launch syntax.
+    public let description: String
 
-    init(path: String, variables: [String: String]) throws {
+    public init(path: String, variables: [String: String] = [:]) throws(Failure) {
         self.path = path
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw Failure(description: "\(path): cannot read the file")
+            throw Failure(location: path, reason: "cannot read the file", variable: nil)
         }
         var lines: [String] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -28,7 +36,7 @@ struct PipelineFile {
     /// The description as a shell command running gst-launch-1.0: one argument per token
     /// (split at blanks outside double quotes), each single-quoted when the shell would
     /// otherwise change it, so `schedule=""` reaches gst-launch's parser with its quotes.
-    var shellCommand: String {
+    public var shellCommand: String {
         var tokens: [String] = []
         var current = ""
         var quoted = false
@@ -49,13 +57,13 @@ struct PipelineFile {
         return (["gst-launch-1.0"] + arguments).joined(separator: " ")
     }
 
-    private static func substitute(_ line: String, _ variables: [String: String], at location: String) throws -> String {
+    private static func substitute(_ line: String, _ variables: [String: String], at location: String) throws(Failure) -> String {
         var out = ""
         var rest = line[...]
         while let start = rest.range(of: "${") {
             out += rest[..<start.lowerBound]
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
-                throw Failure(description: "\(location): unterminated ${ placeholder")
+                throw Failure(location: location, reason: "unterminated ${ placeholder", variable: nil)
             }
             let body = rest[start.upperBound..<end]
             let parts = body.components(separatedBy: ":-")
@@ -65,7 +73,7 @@ struct PipelineFile {
             } else if parts.count > 1 {
                 out += parts.dropFirst().joined(separator: ":-")
             } else {
-                throw Failure(description: "\(location): ${\(name)} has no value: pass --set \(name)=VALUE")
+                throw Failure(location: location, reason: "${\(name)} has no value", variable: name)
             }
             rest = rest[rest.index(after: end)...]
         }
@@ -74,7 +82,7 @@ struct PipelineFile {
 
     /// The line a parse error most likely points at: the first line holding a name quoted in
     /// the message (an unknown element or property), else the line of a linking failure.
-    func line(for message: String) -> Int? {
+    public func line(for message: String) -> Int? {
         let quoted = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
         for token in quoted where !token.isEmpty {

@@ -1,0 +1,65 @@
+import CGStreamer
+import CReplayCast
+
+/// One `volumemeter` (or `level`) message as plain numbers: levels in dBFS, loudness in LUFS,
+/// true peak in dBTP, per channel where there is one value per channel.
+public struct MeterReading: Sendable, Equatable {
+    /// The element that measured (its name in the pipeline).
+    public var element = ""
+    /// Running time of the interval's first sample.
+    public var runningTime: Duration = .zero
+    /// Length of the interval.
+    public var duration: Duration = .zero
+    public var rms: [Double] = []
+    public var peak: [Double] = []
+    /// level's decaying peak: the "peak hold" a meter shows.
+    public var decay: [Double] = []
+    /// volumemeter's app-style volume (10·log10 of the mean square in 16-bit units).
+    public var volume: Double?
+    /// EBU R128 momentary (400 ms), short-term (3 s) and gated integrated loudness; nil
+    /// unless the meter has `loudness=true`.
+    public var momentary: Double?
+    public var shortTerm: Double?
+    public var integrated: Double?
+    public var truePeak: [Double] = []
+
+    static let maximumChannels = 8
+
+    public init?(_ s: UnsafePointer<GstStructure>) {
+        let name = String(cString: gst_structure_get_name(s))
+        guard name == REPLAYCAST_MESSAGE_VOLUMEMETER || name == "level" else { return nil }
+        rms = Self.doubles(s, REPLAYCAST_FIELD_RMS)
+        peak = Self.doubles(s, REPLAYCAST_FIELD_PEAK)
+        decay = Self.doubles(s, REPLAYCAST_FIELD_DECAY)
+        truePeak = Self.doubles(s, REPLAYCAST_FIELD_TRUE_PEAK)
+        runningTime = Self.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero
+        duration = Self.time(s, REPLAYCAST_FIELD_DURATION) ?? .zero
+        volume = Self.double(s, REPLAYCAST_FIELD_VOLUME)
+        momentary = Self.double(s, REPLAYCAST_FIELD_MOMENTARY)
+        shortTerm = Self.double(s, REPLAYCAST_FIELD_SHORT_TERM)
+        integrated = Self.double(s, REPLAYCAST_FIELD_INTEGRATED)
+    }
+
+    static func doubles(_ s: UnsafePointer<GstStructure>, _ field: String) -> [Double] {
+        var values = [Double](repeating: 0, count: maximumChannels)
+        let count = rc_structure_get_double_array(s, field, &values, gint(maximumChannels))
+        return Array(values.prefix(Int(max(0, min(count, gint(maximumChannels))))))
+    }
+
+    static func double(_ s: UnsafePointer<GstStructure>, _ field: String) -> Double? {
+        var value = 0.0
+        return gst_structure_get_double(s, field, &value) != 0 ? value : nil
+    }
+
+    static func time(_ s: UnsafePointer<GstStructure>, _ field: String) -> Duration? {
+        var value: guint64 = 0
+        return gst_structure_get_uint64(s, field, &value) != 0 ? .nanoseconds(Int64(clamping: value)) : nil
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for printing and arithmetic with Double.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,37 @@
+import CGStreamer
+import CReplayCast
+import ReplayCast
+
+/// How a broadcast pipeline is brought down, shared by the CLI and `Broadcast`.
+public enum PipelineEnding {
+    /// How long the other outputs get to finish after an output that keeps taking data
+    /// failed (rtmpreconnectsink giving up), in seconds.
+    public static let finishTimeout = 10.0
+
+    /// Whether the rest of the pipeline can still end properly after `source` posted an
+    /// error: rtmpreconnectsink keeps taking (and dropping) data after it gave up, so HLS and
+    /// recordings can still finish on EOS. After any other error the pipeline stops at once.
+    public static func outputsCanFinish(after source: UnsafeMutablePointer<GstObject>?) -> Bool {
+        guard let source else { return false }
+        return g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(source)),
+                                          rc_rtmpreconnectsink_get_type()) != 0
+    }
+
+    /// Takes the pipeline to NULL, so every streaming thread has ended before it is freed.
+    /// A bin stops going down at the first child that fails (hlssink2's giostreamsink does
+    /// after a segment could not be opened), leaving the others running: then each element
+    /// is taken down on its own.
+    public static func stop(_ pipeline: UnsafeMutablePointer<GstElement>) {
+        guard gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE else { return }
+        // Locked, so the bins leave them in NULL: asked to pass through READY on the bin's way
+        // down, the failing sink would fail again.
+        for element in BinElements.all(in: pipeline) {
+            gst_element_set_state(element, GST_STATE_NULL)
+            gst_element_set_locked_state(element, 1)
+        }
+        // The failed change left NULL as the pipeline's target, so asking for NULL again is a
+        // no-op: forget the failed change first.
+        gst_element_abort_state(pipeline)
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+    }
+}

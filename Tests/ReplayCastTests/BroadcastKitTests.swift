@@ -1,0 +1,100 @@
+import CGStreamer
+import CReplayCast
+import Foundation
+import ReplayCast
+import ReplayCastKit
+import Testing
+
+/// ReplayCastKit's bad-use errors and controls that need no real time.
+@Suite struct BroadcastKitTests {
+    init() { GStreamerSetup.ensure() }
+
+    @Test func pipelineFileErrorsNameTheFileAndLine() throws {
+        let folder = try temporaryDirectory("kit-files")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("test.pipeline").path
+        #expect(throws: BroadcastError.pipelineFile("\(file): cannot read the file")) {
+            try Broadcast(pipelineFile: file)
+        }
+        try "# a comment\naudiotestsrc ! volumemeter\n  ! ${SINK} \n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(throws: BroadcastError.pipelineFile("\(file):3: ${SINK} has no value: give the variable SINK a value")) {
+            try Broadcast(pipelineFile: file)
+        }
+        #expect(throws: BroadcastError.missingElement("nosuchsink", location: "\(file):3")) {
+            try Broadcast(pipelineFile: file, variables: ["SINK": "nosuchsink"])
+        }
+        _ = try Broadcast(pipelineFile: file, variables: ["SINK": "fakesink"])
+    }
+
+    @Test func aMissingElementIsNamed() {
+        #expect(throws: BroadcastError.missingElement("volumemeterr", location: nil)) {
+            try Broadcast(description: "audiotestsrc ! volumemeterr ! fakesink")
+        }
+        #expect(BroadcastError.missingElement("volumemeterr", location: nil).description
+                == "no element \"volumemeterr\": neither ReplayCast nor an installed GStreamer plugin has it")
+    }
+
+    @Test func aBroadcastStartsOnceAndIsControlledOnlyWhileRunning() async throws {
+        let broadcast = try Broadcast(description: "audiotestsrc num-buffers=20 ! volumemeter ! fakesink")
+        #expect(throws: BroadcastError.notRunning("pause")) { try broadcast.pause() }
+        await #expect(throws: BroadcastError.notRunning("stop")) { try await broadcast.stop() }
+        try await broadcast.start()
+        await #expect(throws: BroadcastError.alreadyStarted) { try await broadcast.start() }
+        #expect(await broadcast.waitUntilEnded() == .endOfStream)
+        // Ended by itself after 20 buffers: controls are refused, a stop reports the end.
+        #expect(throws: BroadcastError.notRunning("resume")) { try broadcast.resume() }
+        await #expect(throws: BroadcastError.alreadyStarted) { try await broadcast.start() }
+        #expect(try await broadcast.stop() == .endOfStream)
+        let meters = await broadcast.events.reduce(0) { count, event in if case .meter = event { count + 1 } else { count } }
+        // 20 buffers of 1024 frames at 44.1 kHz = 464 ms: four whole intervals and the rest.
+        #expect(meters == 5)
+    }
+
+    @Test func controlsNeedTheirElement() async throws {
+        let broadcast = try Broadcast(description: "audiotestsrc is-live=true ! fakesink")
+        try await broadcast.start()
+        #expect(throws: BroadcastError.notInPipeline("replaykitsrc")) { try broadcast.finish() }
+        #expect(throws: BroadcastError.notInPipeline("pipcompositor")) { try broadcast.updatePicture(PictureUpdate(visible: false)) }
+        #expect(await broadcast.cancel() == .cancelled)
+        #expect(throws: BroadcastError.notRunning("update the picture")) { try broadcast.updatePicture(PictureUpdate(visible: false)) }
+    }
+
+    @Test func startFailureCarriesTheElementsError() async throws {
+        let broadcast = try Broadcast(description: "audiotestsrc ! filesink name=out location=/nonexistent/folder/x.raw")
+        await #expect(throws: BroadcastError.self) { try await broadcast.start() }
+        guard case .failed(let issue) = await broadcast.waitUntilEnded() else {
+            Issue.record("the broadcast did not end with the failure")
+            return
+        }
+        #expect(issue.element == "out" && issue.message.contains("/nonexistent/folder/x.raw"), "\(issue)")
+    }
+
+    @Test func pictureUpdatesSetPipcompositorsPadProperties() throws {
+        let broadcast = try Broadcast(description: "videotestsrc num-buffers=1 ! pip.sink_0 videotestsrc num-buffers=1 ! pip.sink_1 "
+                                      + "pipcompositor name=pip ! fakesink")
+        try broadcast.updatePicture(PictureUpdate(position: .topLeft, margin: 12, scale: 0.25, visible: false))
+        let pad = try #require(gst_element_get_static_pad(BinElements.made(by: "pipcompositor", in: broadcast.pipeline)[0], "sink_1"))
+        defer { gst_object_unref(pad) }
+        #expect(Self.text(pad, "position") == "top-left")
+        #expect(Self.text(pad, "margin") == "12" && Self.text(pad, "scale") == "0.25" && Self.text(pad, "alpha") == "0")
+        try broadcast.updatePicture(PictureUpdate(position: .at(x: 5, y: 7), size: (64, 48), visible: true))
+        #expect(Self.text(pad, "position") == "custom" && Self.text(pad, "xpos") == "5" && Self.text(pad, "ypos") == "7")
+        #expect(Self.text(pad, "width") == "64" && Self.text(pad, "height") == "48" && Self.text(pad, "scale") == "0")
+        #expect(Self.text(pad, "alpha") == "1")
+        #expect(throws: BroadcastError.refused("scale 2.0 is outside (0, 1]")) { try broadcast.updatePicture(PictureUpdate(scale: 2)) }
+        #expect(throws: BroadcastError.notInPipeline("pad sink_5 on pip")) { try broadcast.updatePicture(PictureUpdate(visible: true), pad: 5) }
+    }
+
+    /// A property's value as gst-launch would write it.
+    static func text(_ object: UnsafeMutableRawPointer, _ name: String) -> String {
+        guard let spec = g_object_class_find_property(rc_object_class(object), name) else { return "?" }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        defer { g_value_unset(&value) }
+        g_object_get_property(rc_gobject(object), name, &value)
+        if spec.pointee.value_type == rc_type_double() { return "\(g_value_get_double(&value))".replacingOccurrences(of: ".0", with: "") }
+        let text = gst_value_serialize(&value)!
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+}
