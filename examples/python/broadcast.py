@@ -9,6 +9,7 @@ Needs the installed plugin (scripts/install). Ends at end of stream (Ctrl-C send
 exit 1 on an error, printed with the element that posted it.
 """
 import argparse
+import math
 import os
 import re
 import signal
@@ -110,10 +111,10 @@ def run(pipeline, source, actions):
 
     def start_actions():
         # Timers from now, in running time: with a live source an action signal takes
-        # effect at the clock time it is emitted.
+        # effect at the clock time it is emitted. Rounded up: never before the time asked for.
         now = pipeline.get_clock().get_time() - pipeline.get_base_time()
         for at, action in actions:
-            GLib.timeout_add(max(0, round((at * Gst.SECOND - now) / Gst.MSECOND)), emit, action)
+            GLib.timeout_add(max(0, math.ceil((at * Gst.SECOND - now) / Gst.MSECOND)), emit, action)
         actions.clear()
 
     def end_of_stream():
