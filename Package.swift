@@ -46,7 +46,7 @@ let package = Package(
             dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"],
             linkerSettings: strictLinking),
         .target(name: "ReplayCastKit", dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "ReplayKitModel"]),
-        .executableTarget(name: "BroadcastEventsExample", dependencies: ["ReplayCastKit"], path: "Examples/BroadcastEvents"),
+        .executableTarget(name: "BroadcastEventsExample", dependencies: ["ReplayCastKit"], path: "examples/swift/BroadcastEvents"),
         .executableTarget(
             name: "ReplayCastCLI",
             dependencies: ["ReplayCast", "ReplayCastKit", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel",

@@ -27,6 +27,8 @@ import gi
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
+import message_reference  # noqa: E402
+
 Gst.init(None)
 SCRATCH = os.path.abspath(sys.argv[1])
 failures = []
@@ -117,7 +119,7 @@ class Run:
                 err, _ = msg.parse_error()
                 self.errors.append((now, msg.src.get_name(), err.message))
             elif msg.type == Gst.MessageType.ELEMENT:
-                s = msg.get_structure()
+                s = msg.get_structure().copy()
                 if s.get_name().startswith("rtmp-"):
                     self.rtmp.append((now, s.get_name(), s))
                 elif s.get_name() == "splitmuxsink-fragment-closed":
@@ -164,6 +166,9 @@ def reconnect():
                 + ["rtmp-reconnected"])
     check(names == expected and len(reconnecting) >= 2, f"reconnect: messages in order ({len(names)} messages)")
     check(reconnecting == list(range(1, len(reconnecting) + 1)), f"reconnect: attempts count up {reconnecting}")
+    mismatches = [p for _, _, s in run.rtmp for p in message_reference.problems(s)]
+    check(not mismatches and len(set(names)) == 4,
+          f"reconnect: {len(run.rtmp)} messages of {len(set(names))} kinds match docs/embedding.md's reference {mismatches}")
     reconnected = [s for _, n, s in run.rtmp if n == "rtmp-reconnected"]
     check(bool(reconnected) and reconnected[0].get_value("attempt") == len(reconnecting),
           "reconnect: rtmp-reconnected names the attempt that succeeded")
