@@ -17,8 +17,15 @@ public struct LevelReport {
         public var momentary: Double
         public var shortTerm: Double
         public var integrated: Double
+        /// Since the last loudness reset, LUFS.
+        public var maxMomentary: Double
+        public var maxShortTerm: Double
+        /// EBU Tech 3342 loudness range since the last loudness reset, LU.
+        public var range: Double
         /// Per channel, dBTP, highest over this interval.
         public var truePeak: UnsafeBufferPointer<Double>
+        /// Per channel, dBTP, highest since the last loudness reset.
+        public var maxTruePeak: UnsafeBufferPointer<Double>
     }
 }
 
@@ -73,8 +80,8 @@ public final class LevelMeter {
         self.roles = roles
         loudnessMeter = settings.loudness ? LoudnessMeter(format: format, rate: rate, roles: roles) : nil
         decays = Array(repeating: DecayingPeak(), count: roles.count)
-        storage = .allocate(capacity: 6 * roles.count)
-        storage.initialize(repeating: 0, count: 6 * roles.count)
+        storage = .allocate(capacity: 7 * roles.count)
+        storage.initialize(repeating: 0, count: 7 * roles.count)
     }
 
     deinit { storage.deallocate() }
@@ -85,6 +92,7 @@ public final class LevelMeter {
     private var peakOut: UnsafeMutablePointer<Double> { storage + 3 * channels }
     private var decayOut: UnsafeMutablePointer<Double> { storage + 4 * channels }
     private var truePeakOut: UnsafeMutablePointer<Double> { storage + 5 * channels }
+    private var maxTruePeakOut: UnsafeMutablePointer<Double> { storage + 6 * channels }
 
     /// Frames measured since the last restart.
     public var measuredFrames: Int64 { intervalStart + Int64(intervalFrames) }
@@ -132,6 +140,12 @@ public final class LevelMeter {
         loudnessMeter?.resetTruePeaks()
     }
 
+    /// A new programme: integrated loudness, loudness range and the maxima start again
+    /// (levels and decaying peaks go on).
+    public func resetLoudness() {
+        loudnessMeter?.resetProgramme()
+    }
+
     /// Forgets all history: decaying peaks and loudness too.
     public func reset() {
         restart()
@@ -159,10 +173,15 @@ public final class LevelMeter {
         let volume = Decibels.fromPower(meanSquareAll / Double(channels)) + Self.sixteenBitFullScaleDecibels
         var loudness: LevelReport.Loudness?
         if settings.loudness, let loudnessMeter {
-            for c in 0..<channels { truePeakOut[c] = Decibels.fromAmplitude(loudnessMeter.truePeaks[c]) }
+            for c in 0..<channels {
+                truePeakOut[c] = Decibels.fromAmplitude(loudnessMeter.truePeaks[c])
+                maxTruePeakOut[c] = Decibels.fromAmplitude(loudnessMeter.maxTruePeak(channel: c))
+            }
             loudness = .init(momentary: loudnessMeter.momentary, shortTerm: loudnessMeter.shortTerm,
-                             integrated: loudnessMeter.integrated,
-                             truePeak: UnsafeBufferPointer(start: truePeakOut, count: channels))
+                             integrated: loudnessMeter.integrated, maxMomentary: loudnessMeter.maxMomentary,
+                             maxShortTerm: loudnessMeter.maxShortTerm, range: loudnessMeter.loudnessRange,
+                             truePeak: UnsafeBufferPointer(start: truePeakOut, count: channels),
+                             maxTruePeak: UnsafeBufferPointer(start: maxTruePeakOut, count: channels))
         }
         report(LevelReport(
             startFrame: intervalStart, frames: frames,

@@ -1,21 +1,28 @@
 import Glibc
 
 /// EBU R128 / ITU-R BS.1770-4 loudness of an interleaved stream: momentary (400 ms),
-/// short-term (3 s), gated integrated loudness in LUFS, and true peak per channel.
+/// short-term (3 s), gated integrated loudness in LUFS, their maxima since the last reset,
+/// loudness range (EBU Tech 3342) and true peak per channel.
 ///
-/// Energy is collected in 100 ms sub-blocks whose boundaries are exact in samples
-/// (sub-block k spans [⌊k·rate/10⌋, ⌊(k+1)·rate/10⌋)), so results do not depend on buffer
-/// sizes. Every completed 400 ms block (75 % overlap) above the absolute gate enters a
+/// Energy is collected in 10 ms sub-blocks whose boundaries are exact in samples
+/// (sub-block k spans [⌊k·rate/100⌋, ⌊(k+1)·rate/100⌋)), so results do not depend on buffer
+/// sizes, and momentary and short-term loudness are evaluated at every sub-block: fine
+/// enough for EBU Tech 3341's maximum-loudness cases, whose bursts start on a 20 ms grid.
+/// Every 100 ms a 400 ms gating block (75 % overlap) above the absolute gate enters a
 /// histogram of 0.01 LU bins that keeps each bin's exact energy sum; integrated loudness is
-/// read from it with the relative gate placed at bin resolution. Windows that reach back
-/// before the start count the missing time as silence. All memory is allocated at init.
+/// read from it with the relative gate placed at bin resolution; the short-term loudness at
+/// the same moments feeds the loudness range. Windows that reach back before the start
+/// count the missing time as silence. All memory is allocated at init.
 public final class LoudnessMeter {
     public static let absoluteGate = -70.0
     public static let relativeGate = -10.0
     static let histogramTop = 30.0
     static let binsPerLU = 100.0
-    static let momentarySubBlocks = 4
-    static let shortTermSubBlocks = 30
+    static let subBlocksPerSecond = 100
+    static let momentarySubBlocks = 40
+    static let shortTermSubBlocks = 300
+    /// Sub-blocks between gating blocks (and loudness range samples): 100 ms.
+    static let gatingStride = 10
 
     public let rate: Int
     public let channels: Int
@@ -35,6 +42,13 @@ public final class LoudnessMeter {
     /// Weighted energy sums (Σ G·y²) and lengths of the last shortTermSubBlocks sub-blocks.
     var recentEnergy: [Double]
     var recentFrames: [Double]
+    /// Running sums over the momentary and short-term windows, re-summed from the ring once
+    /// per turn so rounding cannot accumulate.
+    var momentaryEnergy = 0.0, momentaryFrames = 0.0
+    var shortTermEnergy = 0.0, shortTermFrames = 0.0
+    var maxMomentaryMeanSquare = 0.0
+    var maxShortTermMeanSquare = 0.0
+    var range = LoudnessRange()
     var histogramEnergy: [Double]
     var histogramCount: [Int]
     /// Sums over all blocks that passed the absolute gate, and the highest bin in use, so
@@ -43,6 +57,8 @@ public final class LoudnessMeter {
     var gatedCount = 0
     var topBin = -1
     public private(set) var truePeaks: [Double]
+    /// Per channel, the highest true peak of the intervals before the current one.
+    var earlierTruePeaks: [Double]
 
     public init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole]) {
         precondition(rate > 0 && !roles.isEmpty)
@@ -58,15 +74,16 @@ public final class LoudnessMeter {
         }
         interpolator = TruePeakInterpolator(rate: rate)
         filters = Array(repeating: KWeightingFilter(rate: Double(rate)), count: roles.count)
-        scratchStride = TruePeakInterpolator.spanSamples - 1 + rate / 10 + 1
+        scratchStride = TruePeakInterpolator.spanSamples - 1 + rate / Self.subBlocksPerSecond + 1
         scratch = .allocate(capacity: scratchStride * roles.count)
-        let nominal = Double(rate) / 10
+        let nominal = Double(rate) / Double(Self.subBlocksPerSecond)
         recentEnergy = Array(repeating: 0, count: Self.shortTermSubBlocks)
         recentFrames = Array(repeating: nominal, count: Self.shortTermSubBlocks)
         let bins = Int((Self.histogramTop - Self.absoluteGate) * Self.binsPerLU)
         histogramEnergy = Array(repeating: 0, count: bins)
         histogramCount = Array(repeating: 0, count: bins)
         truePeaks = Array(repeating: 0, count: roles.count)
+        earlierTruePeaks = truePeaks
         reset()
     }
 
@@ -83,7 +100,7 @@ public final class LoudnessMeter {
         }
     }
 
-    /// Forgets everything measured: a new programme starts.
+    /// Forgets everything measured, as a new meter.
     public func reset() {
         for c in 0..<channels { filters[c].reset() }
         scratch.update(repeating: 0, count: scratchStride * channels)
@@ -92,8 +109,16 @@ public final class LoudnessMeter {
         subBlockEnergy = 0
         for k in recentEnergy.indices {
             recentEnergy[k] = 0
-            recentFrames[k] = Double(rate) / 10
+            recentFrames[k] = Double(rate) / Double(Self.subBlocksPerSecond)
         }
+        resumWindows()
+        resetTruePeaks()
+        resetProgramme()
+    }
+
+    /// A new programme starts: integrated loudness, loudness range and the maxima begin
+    /// again; the momentary and short-term windows (and the filters) go on.
+    public func resetProgramme() {
         for k in histogramEnergy.indices {
             histogramEnergy[k] = 0
             histogramCount[k] = 0
@@ -101,16 +126,23 @@ public final class LoudnessMeter {
         gatedEnergy = 0
         gatedCount = 0
         topBin = -1
-        resetTruePeaks()
+        maxMomentaryMeanSquare = 0
+        maxShortTermMeanSquare = 0
+        range.reset()
+        for c in 0..<channels { earlierTruePeaks[c] = 0 }
     }
 
-    /// Starts a new true-peak measurement interval (true peaks are reported per interval).
+    /// Starts a new true-peak measurement interval (true peaks are reported per interval;
+    /// `maxTruePeaks` keeps the highest since the last reset).
     public func resetTruePeaks() {
-        for c in 0..<channels { truePeaks[c] = 0 }
+        for c in 0..<channels {
+            earlierTruePeaks[c] = max(earlierTruePeaks[c], truePeaks[c])
+            truePeaks[c] = 0
+        }
     }
 
     private func subBlockLength(_ k: Int) -> Int {
-        (k + 1) * rate / 10 - k * rate / 10
+        (k + 1) * rate / Self.subBlocksPerSecond - k * rate / Self.subBlocksPerSecond
     }
 
     /// Measures `frames` interleaved frames; nil samples mean digital silence (GAP buffers).
@@ -151,43 +183,66 @@ public final class LoudnessMeter {
     }
 
     private func finishSubBlock() {
-        let slot = subBlockIndex % Self.shortTermSubBlocks
+        let count = Self.shortTermSubBlocks
+        let slot = subBlockIndex % count
+        let leaving = (subBlockIndex - Self.momentarySubBlocks + count) % count
+        let frames = Double(subBlockLength(subBlockIndex))
+        momentaryEnergy += subBlockEnergy - recentEnergy[leaving]
+        momentaryFrames += frames - recentFrames[leaving]
+        shortTermEnergy += subBlockEnergy - recentEnergy[slot]
+        shortTermFrames += frames - recentFrames[slot]
         recentEnergy[slot] = subBlockEnergy
-        recentFrames[slot] = Double(subBlockLength(subBlockIndex))
+        recentFrames[slot] = frames
         subBlockIndex += 1
         subBlockFramesDone = 0
         subBlockEnergy = 0
-        if subBlockIndex >= Self.momentarySubBlocks {
-            let blockEnergy = window(Self.momentarySubBlocks)
-            let blockLoudness = Self.loudness(meanSquare: blockEnergy)
-            if blockLoudness > Self.absoluteGate {
-                let bin = min(Int((blockLoudness - Self.absoluteGate) * Self.binsPerLU), histogramCount.count - 1)
-                histogramCount[bin] += 1
-                histogramEnergy[bin] += blockEnergy
-                gatedEnergy += blockEnergy
-                gatedCount += 1
-                topBin = max(topBin, bin)
-            }
+        if subBlockIndex % count == 0 { resumWindows() }
+        let momentaryMeanSquare = momentaryEnergy / momentaryFrames
+        let shortTermMeanSquare = shortTermEnergy / shortTermFrames
+        maxMomentaryMeanSquare = max(maxMomentaryMeanSquare, momentaryMeanSquare)
+        maxShortTermMeanSquare = max(maxShortTermMeanSquare, shortTermMeanSquare)
+        guard subBlockIndex % Self.gatingStride == 0 else { return }
+        range.add(loudness: Self.loudness(meanSquare: shortTermMeanSquare), meanSquare: shortTermMeanSquare)
+        guard subBlockIndex >= Self.momentarySubBlocks else { return }
+        let blockLoudness = Self.loudness(meanSquare: momentaryMeanSquare)
+        if blockLoudness > Self.absoluteGate {
+            let bin = min(Int((blockLoudness - Self.absoluteGate) * Self.binsPerLU), histogramCount.count - 1)
+            histogramCount[bin] += 1
+            histogramEnergy[bin] += momentaryMeanSquare
+            gatedEnergy += momentaryMeanSquare
+            gatedCount += 1
+            topBin = max(topBin, bin)
         }
     }
 
-    /// Mean weighted square over the last `subBlocks` completed sub-blocks.
-    private func window(_ subBlocks: Int) -> Double {
-        var energy = 0.0, frames = 0.0
-        for k in 1...subBlocks {
-            let slot = ((subBlockIndex - k) % Self.shortTermSubBlocks + Self.shortTermSubBlocks) % Self.shortTermSubBlocks
-            energy += recentEnergy[slot]
-            frames += recentFrames[slot]
+    /// The window sums again from the ring: the last `momentarySubBlocks` and all of it.
+    private func resumWindows() {
+        let count = Self.shortTermSubBlocks
+        momentaryEnergy = 0
+        momentaryFrames = 0
+        for k in 1...Self.momentarySubBlocks {
+            let slot = ((subBlockIndex - k) % count + count) % count
+            momentaryEnergy += recentEnergy[slot]
+            momentaryFrames += recentFrames[slot]
         }
-        return energy / frames
+        shortTermEnergy = recentEnergy.reduce(0, +)
+        shortTermFrames = recentFrames.reduce(0, +)
     }
 
     static func loudness(meanSquare: Double) -> Double {
         meanSquare > 0 ? max(-0.691 + 10 * log10(meanSquare), Decibels.floor) : Decibels.floor
     }
 
-    public var momentary: Double { Self.loudness(meanSquare: window(Self.momentarySubBlocks)) }
-    public var shortTerm: Double { Self.loudness(meanSquare: window(Self.shortTermSubBlocks)) }
+    public var momentary: Double { Self.loudness(meanSquare: momentaryEnergy / momentaryFrames) }
+    public var shortTerm: Double { Self.loudness(meanSquare: shortTermEnergy / shortTermFrames) }
+    /// The highest momentary and short-term loudness since the last reset, on the 10 ms grid.
+    public var maxMomentary: Double { Self.loudness(meanSquare: maxMomentaryMeanSquare) }
+    public var maxShortTerm: Double { Self.loudness(meanSquare: maxShortTermMeanSquare) }
+    /// Loudness range (EBU Tech 3342) since the last reset, LU.
+    public var loudnessRange: Double { range.value }
+
+    /// Per channel, the highest true peak since the last reset (linear).
+    public func maxTruePeak(channel c: Int) -> Double { max(earlierTruePeaks[c], truePeaks[c]) }
 
     /// Gated integrated loudness of everything since the last reset; the floor until a
     /// block has passed the absolute gate.
