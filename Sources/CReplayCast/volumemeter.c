@@ -45,6 +45,14 @@ static void finalize(GObject *object) {
   G_OBJECT_CLASS(rc_volumemeter_parent_class)->finalize(object);
 }
 
+/* The streaming thread sees the new count with its next settings copy and resets then, so
+ * the meter is never touched from the application's thread. */
+static void action_reset(RcVolumeMeter *self) {
+  GST_OBJECT_LOCK(self);
+  self->settings.loudness_resets++;
+  GST_OBJECT_UNLOCK(self);
+}
+
 static gboolean start(GstBaseTransform *trans) { return rc_volumemeter_start((RcVolumeMeter *)trans); }
 static gboolean stop(GstBaseTransform *trans) { return rc_volumemeter_stop((RcVolumeMeter *)trans); }
 
@@ -92,6 +100,8 @@ static void rc_volumemeter_class_init(RcVolumeMeterClass *klass) {
   gobject_class->get_property = get_property;
   gobject_class->finalize = finalize;
   rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
+  g_signal_new_class_handler("reset", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK(action_reset), NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);

@@ -46,6 +46,15 @@ extension Broadcast {
     /// broadcast ends (`waitUntilEnded()`).
     public func finish() throws(BroadcastError) { try emit("finish") }
 
+    /// A new programme: every volumemeter's integrated loudness, loudness range and maxima
+    /// start again (its `reset` action signal).
+    public func resetLoudness() throws(BroadcastError) {
+        guard isRunning else { throw .notRunning("reset the loudness") }
+        let meters = BinElements.made(by: "volumemeter", in: pipeline)
+        guard !meters.isEmpty else { throw .notInPipeline("volumemeter") }
+        for meter in meters { rc_emit_action(meter, "reset") }
+    }
+
     /// Any change a schedule can hold, now: `.orientation(.left)`, `.micFormat(rate: 24000,
     /// channels: nil)`, `.callStart`, `.mic(.silence)`, …
     public func apply(_ action: BroadcastAction) throws(BroadcastError) {

@@ -21,7 +21,13 @@ public struct MeterReading: Sendable, Equatable {
     public var momentary: Double?
     public var shortTerm: Double?
     public var integrated: Double?
+    /// Since the start or the last `resetLoudness()`: highest momentary and short-term
+    /// loudness (LUFS), loudness range (EBU Tech 3342, LU), highest true peak per channel.
+    public var maxMomentary: Double?
+    public var maxShortTerm: Double?
+    public var loudnessRange: Double?
     public var truePeak: [Double] = []
+    public var maxTruePeak: [Double] = []
 
     static let maximumChannels = 8
 
@@ -32,12 +38,16 @@ public struct MeterReading: Sendable, Equatable {
         peak = Self.doubles(s, REPLAYCAST_FIELD_PEAK)
         decay = Self.doubles(s, REPLAYCAST_FIELD_DECAY)
         truePeak = Self.doubles(s, REPLAYCAST_FIELD_TRUE_PEAK)
+        maxTruePeak = Self.doubles(s, REPLAYCAST_FIELD_MAX_TRUE_PEAK)
         runningTime = Self.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero
         duration = Self.time(s, REPLAYCAST_FIELD_DURATION) ?? .zero
         volume = Self.double(s, REPLAYCAST_FIELD_VOLUME)
         momentary = Self.double(s, REPLAYCAST_FIELD_MOMENTARY)
         shortTerm = Self.double(s, REPLAYCAST_FIELD_SHORT_TERM)
         integrated = Self.double(s, REPLAYCAST_FIELD_INTEGRATED)
+        maxMomentary = Self.double(s, REPLAYCAST_FIELD_MAX_MOMENTARY)
+        maxShortTerm = Self.double(s, REPLAYCAST_FIELD_MAX_SHORT_TERM)
+        loudnessRange = Self.double(s, REPLAYCAST_FIELD_LOUDNESS_RANGE)
     }
 
     static func doubles(_ s: UnsafePointer<GstStructure>, _ field: String) -> [Double] {

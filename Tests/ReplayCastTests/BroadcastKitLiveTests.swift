@@ -17,7 +17,9 @@ import Testing
         try await broadcast.start()
         async let events = Self.collect(broadcast)
         try await Task.sleep(for: .seconds(3))
+        try broadcast.resetLoudness()
         #expect(try await broadcast.stop() == .endOfStream)
+        #expect(throws: BroadcastError.notRunning("reset the loudness")) { try broadcast.resetLoudness() }
         let meters = await events.compactMap { event -> MeterReading? in if case .meter(let m) = event { m } else { nil } }
         // 3 s of broadcast at 4 intervals per second, ±1 per second; the last may be partial.
         let whole = meters.filter { $0.duration == .milliseconds(250) }
@@ -25,6 +27,8 @@ import Testing
         let steps = zip(whole, whole.dropFirst()).map { $1.runningTime - $0.runningTime }
         #expect(steps.count == whole.count - 1 && steps.allSatisfy { $0 == .milliseconds(250) }, "\(steps)")
         #expect(whole.allSatisfy { $0.element == "meter" && $0.rms.count == 2 && $0.peak.count == 2 && $0.momentary != nil })
+        #expect(whole.allSatisfy { ($0.maxMomentary ?? -200) >= ($0.momentary ?? 0) && $0.loudnessRange != nil
+                                   && $0.maxTruePeak.count == 2 })
         #expect(whole.allSatisfy { $0.rms.allSatisfy { $0 > -40 && $0 < -5 } }, "app music and mic speech are audible")
     }
 

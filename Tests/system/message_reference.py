@@ -19,7 +19,9 @@ HEADER = os.path.join(ROOT, "Sources", "CReplayCast", "include", "replaycast.h")
 DOCS = os.path.join(ROOT, "docs", "embedding.md")
 # Fields the elements post only in some configurations; the rest must be in every message.
 CONDITIONAL = {("replaykit-broadcast-started", "setup-info"), ("volumemeter", "momentary"),
-               ("volumemeter", "short-term"), ("volumemeter", "integrated"), ("volumemeter", "true-peak")}
+               ("volumemeter", "short-term"), ("volumemeter", "integrated"), ("volumemeter", "true-peak"),
+               ("volumemeter", "max-momentary"), ("volumemeter", "max-short-term"), ("volumemeter", "loudness-range"),
+               ("volumemeter", "max-true-peak")}
 
 
 def reference():

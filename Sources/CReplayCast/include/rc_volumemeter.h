@@ -12,6 +12,7 @@ typedef struct {
   guint64 peak_ttl;       /* ns a decay peak holds before falling */
   gdouble peak_falloff;   /* dB/s, with level's meaning */
   gboolean loudness;      /* EBU R128 measurement on/off */
+  guint loudness_resets;  /* not a property: counts `reset` action signals */
 } RcVolumeMeterSettings;
 
 typedef struct {

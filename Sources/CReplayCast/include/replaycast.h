@@ -27,7 +27,8 @@ __attribute__((visibility("default"))) const gchar *replaycast_version(void);
 /* Element messages (GST_MESSAGE_ELEMENT): gst_structure_has_name(s, REPLAYCAST_MESSAGE_…). */
 
 /* volumemeter, once per interval. Times are guint64 ns; levels GValueArray of gdouble per
- * channel in dBFS; loudness gdouble LUFS and true peak per channel in dBTP (loudness=true). */
+ * channel in dBFS; with loudness=true, loudness gdouble LUFS (maxima since the last `reset`
+ * action signal), loudness range gdouble LU, true peak per channel in dBTP. */
 #define REPLAYCAST_MESSAGE_VOLUMEMETER "volumemeter"
 #define REPLAYCAST_FIELD_TIMESTAMP "timestamp"
 #define REPLAYCAST_FIELD_STREAM_TIME "stream-time"
@@ -42,6 +43,10 @@ __attribute__((visibility("default"))) const gchar *replaycast_version(void);
 #define REPLAYCAST_FIELD_SHORT_TERM "short-term"
 #define REPLAYCAST_FIELD_INTEGRATED "integrated"
 #define REPLAYCAST_FIELD_TRUE_PEAK "true-peak"
+#define REPLAYCAST_FIELD_MAX_MOMENTARY "max-momentary"
+#define REPLAYCAST_FIELD_MAX_SHORT_TERM "max-short-term"
+#define REPLAYCAST_FIELD_LOUDNESS_RANGE "loudness-range"
+#define REPLAYCAST_FIELD_MAX_TRUE_PEAK "max-true-peak"
 
 /* dualmixer with post-levels=true: timestamp, running-time, duration as above; per input
  * and for the mix, rms and peak (GValueArray of gdouble, dBFS); each input's state string. */

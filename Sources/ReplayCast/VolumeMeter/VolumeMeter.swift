@@ -10,18 +10,20 @@ final class VolumeMeter {
     @exclusivity(unchecked) var meter: LevelMeter?
     /// Timestamp of frame 0 of the meter's current run.
     @exclusivity(unchecked) var baseTime: GstClockTime = .none
+    /// The `reset` signals the meter has acted on.
+    @exclusivity(unchecked) var loudnessResets: guint = 0
 
     static func of(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> VolumeMeter {
         Unmanaged<VolumeMeter>.fromOpaque(element.pointee.state).takeUnretainedValue()
     }
 
-    func settings(_ element: UnsafeMutablePointer<RcVolumeMeter>, rate: Int) -> (LevelMeter.Settings, post: Bool) {
+    func settings(_ element: UnsafeMutablePointer<RcVolumeMeter>, rate: Int) -> (LevelMeter.Settings, post: Bool, resets: guint) {
         var raw = RcVolumeMeterSettings()
         rc_volumemeter_copy_settings(element, &raw)
         let intervalFrames = Int(gst_util_uint64_scale_round(raw.interval, guint64(rate), 1_000_000_000))
         return (LevelMeter.Settings(intervalFrames: intervalFrames, peakTTLNanoseconds: UInt64(raw.peak_ttl),
                                     peakFalloff: raw.peak_falloff, loudness: raw.loudness != 0),
-                raw.post_messages != 0)
+                raw.post_messages != 0, raw.loudness_resets)
     }
 
     func setCaps(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ caps: UnsafeMutablePointer<GstCaps>) -> Bool {
@@ -32,8 +34,9 @@ final class VolumeMeter {
         if format == self.format { return true }
         flush(element)
         self.format = format
-        let settings = settings(element, rate: format.rate).0
+        let (settings, _, resets) = settings(element, rate: format.rate)
         meter = LevelMeter(format: format.sampleFormat, rate: format.rate, roles: format.roles, settings: settings)
+        loudnessResets = resets
         baseTime = .none
         DebugLog.volumemeter.info(element, "metering \(format.sampleFormat) \(format.rate) Hz \(format.roles.count) channels, "
                                   + "intervals of \(settings.intervalFrames) frames, loudness \(settings.loudness ? "on" : "off")")
@@ -42,8 +45,13 @@ final class VolumeMeter {
 
     func transform(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
         guard let meter, let format else { return GST_FLOW_NOT_NEGOTIATED }
-        let (settings, postMessages) = self.settings(element, rate: format.rate)
+        let (settings, postMessages, resets) = self.settings(element, rate: format.rate)
         if settings != meter.settings { meter.settings = settings }
+        if resets != loudnessResets {
+            loudnessResets = resets
+            meter.resetLoudness()
+            DebugLog.volumemeter.info(element, "reset: integrated loudness, loudness range and maxima start again at \(buffer.presentationTime) ns")
+        }
 
         let pts = buffer.presentationTime
         if pts.isValid {

@@ -19,6 +19,10 @@ enum VolumeMeterMessage {
     static let shortTerm = Quark.of("short-term")
     static let integrated = Quark.of("integrated")
     static let truePeak = Quark.of("true-peak")
+    static let maxMomentary = Quark.of("max-momentary")
+    static let maxShortTerm = Quark.of("max-short-term")
+    static let loudnessRange = Quark.of("loudness-range")
+    static let maxTruePeak = Quark.of("max-true-peak")
 
     static func make(report: LevelReport, timestamp ts: GstClockTime, duration length: GstClockTime,
                      segment: UnsafePointer<GstSegment>) -> UnsafeMutablePointer<GstStructure> {
@@ -41,6 +45,10 @@ enum VolumeMeterMessage {
             rc_structure_set_double(s, shortTerm, loudness.shortTerm)
             rc_structure_set_double(s, integrated, loudness.integrated)
             setArray(s, truePeak, loudness.truePeak)
+            rc_structure_set_double(s, maxMomentary, loudness.maxMomentary)
+            rc_structure_set_double(s, maxShortTerm, loudness.maxShortTerm)
+            rc_structure_set_double(s, loudnessRange, loudness.range)
+            setArray(s, maxTruePeak, loudness.maxTruePeak)
         }
         return s
     }
