@@ -11,8 +11,8 @@ import Glibc
 /// Every 100 ms a 400 ms gating block (75 % overlap) above the absolute gate enters a
 /// histogram of 0.01 LU bins that keeps each bin's exact energy sum; integrated loudness is
 /// read from it with the relative gate placed at bin resolution; the short-term loudness at
-/// the same moments feeds the loudness range. Windows that reach back before the start
-/// count the missing time as silence. All memory is allocated at init.
+/// the same moments feeds the loudness range (0.1 LU bins). Windows that reach back before
+/// the start count the missing time as silence. All memory is allocated at init.
 public final class LoudnessMeter {
     public static let absoluteGate = -70.0
     public static let relativeGate = -10.0
@@ -30,35 +30,37 @@ public final class LoudnessMeter {
     /// Copies one channel of a chunk into Floats scaled to ±1: (samples, first sample, stride, count, output).
     let deinterleave: (UnsafeRawPointer, Int, Int, Int, UnsafeMutablePointer<Float>) -> Void
     let interpolator: TruePeakInterpolator
-    var filters: [KWeightingFilter]
+    // Touched by one streaming thread only; dynamic exclusivity checks on this state cost
+    // more than the bookkeeping of a 10 ms sub-block itself.
+    @exclusivity(unchecked) var filters: [KWeightingFilter]
 
     /// Per channel: TruePeakInterpolator.spanSamples - 1 samples of history, then the chunk.
     let scratch: UnsafeMutablePointer<Float>
     let scratchStride: Int
 
-    var subBlockIndex = 0
-    var subBlockFramesDone = 0
-    var subBlockEnergy = 0.0
+    @exclusivity(unchecked) var subBlockIndex = 0
+    @exclusivity(unchecked) var subBlockFramesDone = 0
+    @exclusivity(unchecked) var subBlockEnergy = 0.0
     /// Weighted energy sums (Σ G·y²) and lengths of the last shortTermSubBlocks sub-blocks.
-    var recentEnergy: [Double]
-    var recentFrames: [Double]
+    @exclusivity(unchecked) var recentEnergy: [Double]
+    @exclusivity(unchecked) var recentFrames: [Double]
     /// Running sums over the momentary and short-term windows, re-summed from the ring once
     /// per turn so rounding cannot accumulate.
-    var momentaryEnergy = 0.0, momentaryFrames = 0.0
-    var shortTermEnergy = 0.0, shortTermFrames = 0.0
-    var maxMomentaryMeanSquare = 0.0
-    var maxShortTermMeanSquare = 0.0
-    var range = LoudnessRange()
-    var histogramEnergy: [Double]
-    var histogramCount: [Int]
+    @exclusivity(unchecked) var momentaryEnergy = 0.0, momentaryFrames = 0.0
+    @exclusivity(unchecked) var shortTermEnergy = 0.0, shortTermFrames = 0.0
+    @exclusivity(unchecked) var maxMomentaryMeanSquare = 0.0
+    @exclusivity(unchecked) var maxShortTermMeanSquare = 0.0
+    @exclusivity(unchecked) var range = LoudnessRange()
+    @exclusivity(unchecked) var histogramEnergy: [Double]
+    @exclusivity(unchecked) var histogramCount: [Int]
     /// Sums over all blocks that passed the absolute gate, and the highest bin in use, so
     /// reading the integrated loudness scans only the bins above the relative gate.
-    var gatedEnergy = 0.0
-    var gatedCount = 0
-    var topBin = -1
-    public private(set) var truePeaks: [Double]
+    @exclusivity(unchecked) var gatedEnergy = 0.0
+    @exclusivity(unchecked) var gatedCount = 0
+    @exclusivity(unchecked) var topBin = -1
+    @exclusivity(unchecked) public private(set) var truePeaks: [Double]
     /// Per channel, the highest true peak of the intervals before the current one.
-    var earlierTruePeaks: [Double]
+    @exclusivity(unchecked) var earlierTruePeaks: [Double]
 
     public init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole]) {
         precondition(rate > 0 && !roles.isEmpty)
