@@ -7,17 +7,18 @@ public final class ChannelLevelKernel {
     public let channels: Int
     private let addSamples: (UnsafeRawPointer, Int) -> Void
     private let drainInto: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>) -> Void
+    private let takePeaksInto: (UnsafeMutablePointer<Double>) -> Void
 
     public init(format: SampleFormat, channels: Int) {
         precondition(channels > 0)
         self.format = format
         self.channels = channels
         switch format {
-        case .s16le: (addSamples, drainInto) = Self.bind(LaneAccumulator<S16LELoad>(channels: channels))
-        case .s16be: (addSamples, drainInto) = Self.bind(LaneAccumulator<S16BELoad>(channels: channels))
-        case .s32le: (addSamples, drainInto) = Self.bind(LaneAccumulator<S32LELoad>(channels: channels))
-        case .f32le: (addSamples, drainInto) = Self.bind(LaneAccumulator<F32LELoad>(channels: channels))
-        case .f64le: (addSamples, drainInto) = Self.bind(LaneAccumulator<F64LELoad>(channels: channels))
+        case .s16le: (addSamples, drainInto, takePeaksInto) = Self.bind(LaneAccumulator<S16LELoad>(channels: channels))
+        case .s16be: (addSamples, drainInto, takePeaksInto) = Self.bind(LaneAccumulator<S16BELoad>(channels: channels))
+        case .s32le: (addSamples, drainInto, takePeaksInto) = Self.bind(LaneAccumulator<S32LELoad>(channels: channels))
+        case .f32le: (addSamples, drainInto, takePeaksInto) = Self.bind(LaneAccumulator<F32LELoad>(channels: channels))
+        case .f64le: (addSamples, drainInto, takePeaksInto) = Self.bind(LaneAccumulator<F64LELoad>(channels: channels))
         }
     }
 
@@ -25,13 +26,20 @@ public final class ChannelLevelKernel {
     /// format (a generic class reached through a protocol would run unspecialised).
     @inline(__always)
     private static func bind<L>(_ lanes: LaneAccumulator<L>) -> ((UnsafeRawPointer, Int) -> Void,
-                                                                 (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>) -> Void) {
-        ({ lanes.add($0, samples: $1) }, { lanes.drain($0, $1) })
+                                                                 (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>) -> Void,
+                                                                 (UnsafeMutablePointer<Double>) -> Void) {
+        ({ lanes.add($0, samples: $1) }, { lanes.drain($0, $1) }, { lanes.takePeaks($0) })
     }
 
     /// Adds `frames` interleaved frames starting at `samples`.
     public func add(_ samples: UnsafeRawPointer, frames: Int) {
         addSamples(samples, frames * channels)
+    }
+
+    /// Writes the largest magnitude per channel since the last call (or drain) into `peaks`
+    /// (raw units) and starts the peaks afresh; the sums go on accumulating.
+    public func takePeaks(_ peaks: UnsafeMutablePointer<Double>) {
+        takePeaksInto(peaks)
     }
 
     /// Adds everything accumulated since the last drain into `sumsOfSquares` and `peaks`
@@ -72,6 +80,9 @@ private final class LaneAccumulator<L: SampleLoading> {
     /// Double totals of what was flushed out of the vectors and of the scalar tails.
     let totals: UnsafeMutablePointer<Double>
     let tailPeaks: UnsafeMutablePointer<Double>
+    /// The channel of sample position p of the period's blocks: peaks are collected for every
+    /// buffer, and a division per position would cost more than the rest of it.
+    let positionChannel: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) var unflushed = 0
 
     init(channels: Int) {
@@ -82,11 +93,14 @@ private final class LaneAccumulator<L: SampleLoading> {
         totals = .allocate(capacity: 2 * channels)
         totals.initialize(repeating: 0, count: 2 * channels)
         tailPeaks = totals + channels
+        positionChannel = .allocate(capacity: period * blockSamples)
+        for position in 0..<(period * blockSamples) { positionChannel[position] = position % channels }
     }
 
     deinit {
         blocks.deallocate()
         totals.deallocate()
+        positionChannel.deallocate()
     }
 
     func add(_ base: UnsafeRawPointer, samples: Int) {
@@ -138,18 +152,31 @@ private final class LaneAccumulator<L: SampleLoading> {
     }
 
     func drain(_ sums: UnsafeMutablePointer<Double>, _ peaks: UnsafeMutablePointer<Double>) {
+        for k in 0..<period { flushSums(&blocks[k], first: k * blockSamples) }
+        collectPeaks(peaks)
+        for c in 0..<channels {
+            sums[c] += totals[c]
+            totals[c] = 0
+        }
+    }
+
+    func takePeaks(_ peaks: UnsafeMutablePointer<Double>) {
+        for c in 0..<channels { peaks[c] = 0 }
+        collectPeaks(peaks)
+    }
+
+    /// Folds the lanes' extremes and the tails' peaks into `peaks` and clears them.
+    private func collectPeaks(_ peaks: UnsafeMutablePointer<Double>) {
         for k in 0..<period {
-            flushSums(&blocks[k], first: k * blockSamples)
+            let extremes = blocks[k].extremes
             for sample in 0..<blockSamples {
-                let channel = (k * blockSamples + sample) % channels
-                peaks[channel] = max(peaks[channel], L.peak(blocks[k].extremes, at: sample))
+                let channel = positionChannel[k &* blockSamples &+ sample]
+                peaks[channel] = max(peaks[channel], L.peak(extremes, at: sample))
             }
             blocks[k].extremes = L.noExtremes
         }
         for c in 0..<channels {
-            sums[c] += totals[c]
             peaks[c] = max(peaks[c], tailPeaks[c])
-            totals[c] = 0
             tailPeaks[c] = 0
         }
     }

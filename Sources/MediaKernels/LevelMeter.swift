@@ -63,13 +63,15 @@ public final class LevelMeter {
     let roles: [KWeighting.ChannelRole]
     /// Created when loudness is first asked for: its gating histogram is the largest allocation here.
     var loudnessMeter: LoudnessMeter?
-    var decays: [DecayingPeak]
+    @exclusivity(unchecked) var decays: [DecayingPeak]
     /// Raw-unit accumulators of the interval in progress, then the report's dB values.
     let storage: UnsafeMutablePointer<Double>
     // Touched by one streaming thread only; dynamic exclusivity checks on these per-buffer
     // counters cost more than the interval bookkeeping itself.
     @exclusivity(unchecked) var intervalStart: Int64 = 0
     @exclusivity(unchecked) var intervalFrames = 0
+    @exclusivity(unchecked) var ageFrames = 0
+    @exclusivity(unchecked) var ageNanoseconds: UInt64 = 0
 
     public init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole], settings: Settings) {
         self.format = format
@@ -80,8 +82,8 @@ public final class LevelMeter {
         self.roles = roles
         loudnessMeter = settings.loudness ? LoudnessMeter(format: format, rate: rate, roles: roles) : nil
         decays = Array(repeating: DecayingPeak(), count: roles.count)
-        storage = .allocate(capacity: 7 * roles.count)
-        storage.initialize(repeating: 0, count: 7 * roles.count)
+        storage = .allocate(capacity: 8 * roles.count)
+        storage.initialize(repeating: 0, count: 8 * roles.count)
     }
 
     deinit { storage.deallocate() }
@@ -93,6 +95,7 @@ public final class LevelMeter {
     private var decayOut: UnsafeMutablePointer<Double> { storage + 4 * channels }
     private var truePeakOut: UnsafeMutablePointer<Double> { storage + 5 * channels }
     private var maxTruePeakOut: UnsafeMutablePointer<Double> { storage + 6 * channels }
+    private var blockPeaks: UnsafeMutablePointer<Double> { storage + 7 * channels }
 
     /// Frames measured since the last restart.
     public var measuredFrames: Int64 { intervalStart + Int64(intervalFrames) }
@@ -115,14 +118,39 @@ public final class LevelMeter {
                 if let samples {
                     let first = samples + done * channels * format.bytesPerSample
                     kernel.add(first, frames: count)
+                    kernel.takePeaks(blockPeaks)
                     if settings.loudness { loudnessMeter?.process(first, frames: count) }
-                } else if settings.loudness {
-                    loudnessMeter?.process(nil, frames: count)
+                } else {
+                    for c in 0..<channels { blockPeaks[c] = 0 }
+                    if settings.loudness { loudnessMeter?.process(nil, frames: count) }
                 }
+                foldDecays(age: age(ofFrames: frames - done))
                 done += count
                 intervalFrames += count
             }
             if intervalFrames >= settings.intervalFrames { emit(report) }
+        }
+    }
+
+    /// framesToNanoseconds for the decay's age, remembered: buffers mostly keep one size,
+    /// and the exact conversion divides a 128-bit product.
+    private func age(ofFrames frames: Int) -> UInt64 {
+        if frames != ageFrames {
+            ageFrames = frames
+            ageNanoseconds = framesToNanoseconds(Int64(frames))
+        }
+        return ageNanoseconds
+    }
+
+    /// level's per-block step: the block's peaks into the interval's and into the decaying
+    /// peaks, aged by the frames left in the buffer (level's accounting).
+    private func foldDecays(age: UInt64) {
+        let scale = format.fullScale
+        for c in 0..<channels {
+            peaks[c] = max(peaks[c], blockPeaks[c])
+            let amplitude = blockPeaks[c] / scale
+            decays[c].fold(peakPower: amplitude * amplitude, age: age, ttlNanoseconds: settings.peakTTLNanoseconds,
+                           falloffDecibelsPerSecond: settings.peakFalloff)
         }
     }
 
@@ -157,7 +185,6 @@ public final class LevelMeter {
         let frames = intervalFrames
         let scale = format.fullScale
         kernel.drain(sumsOfSquares: sums, peaks: peaks)
-        let duration = framesToNanoseconds(Int64(frames))
         var meanSquareAll = 0.0
         for c in 0..<channels {
             let meanSquare = sums[c] / Double(frames) / (scale * scale)
@@ -165,10 +192,7 @@ public final class LevelMeter {
             let peakPower = (peaks[c] / scale) * (peaks[c] / scale)
             rmsOut[c] = Decibels.fromPower(meanSquare)
             peakOut[c] = Decibels.fromPower(peakPower)
-            let decayPower = decays[c].update(peakPower: peakPower, durationNanoseconds: duration,
-                                              ttlNanoseconds: settings.peakTTLNanoseconds,
-                                              falloffDecibelsPerSecond: settings.peakFalloff)
-            decayOut[c] = Decibels.fromPower(decayPower)
+            decayOut[c] = Decibels.fromPower(decays[c].report(intervalPeakPower: peakPower))
         }
         let volume = Decibels.fromPower(meanSquareAll / Double(channels)) + Self.sixteenBitFullScaleDecibels
         var loudness: LevelReport.Loudness?

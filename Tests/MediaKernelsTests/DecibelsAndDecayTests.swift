@@ -17,13 +17,28 @@ import Testing
     @Test func decayHoldsThenFalls() {
         var decay = DecayingPeak()
         let tenth: UInt64 = 100_000_000
-        #expect(decay.update(peakPower: 1.0, durationNanoseconds: tenth, ttlNanoseconds: 3 * tenth, falloffDecibelsPerSecond: 10) == 1.0)
-        for _ in 0..<3 {
-            #expect(decay.update(peakPower: 0.01, durationNanoseconds: tenth, ttlNanoseconds: 3 * tenth, falloffDecibelsPerSecond: 10) == 1.0)
+        func block(_ peak: Double) -> Double {
+            decay.fold(peakPower: peak, age: tenth, ttlNanoseconds: 3 * tenth, falloffDecibelsPerSecond: 10)
+            return decay.power
         }
-        let after = decay.update(peakPower: 0.01, durationNanoseconds: tenth, ttlNanoseconds: 3 * tenth, falloffDecibelsPerSecond: 10)
-        #expect(abs(10 * log10(after) - -0.5) < 1e-12)
-        let louder = decay.update(peakPower: 0.9, durationNanoseconds: tenth, ttlNanoseconds: 3 * tenth, falloffDecibelsPerSecond: 10)
-        #expect(louder == 0.9)
+        #expect(block(1.0) == 1.0)
+        for _ in 0..<3 { #expect(block(0.01) == 1.0) }
+        #expect(abs(10 * log10(block(0.01)) - -0.5) < 1e-12)
+        #expect(block(0.9) == 0.9)
+    }
+
+    /// A message reports the decay as it stands and then lifts it to the interval's peak if
+    /// it fell below, without restarting its age (as level does).
+    @Test func reportLiftsTheDecayToTheIntervalPeak() {
+        var decay = DecayingPeak()
+        let second: UInt64 = 1_000_000_000
+        decay.fold(peakPower: 1.0, age: 0, ttlNanoseconds: 0, falloffDecibelsPerSecond: 20)
+        decay.fold(peakPower: 0.05, age: second, ttlNanoseconds: 0, falloffDecibelsPerSecond: 20)
+        #expect(abs(decay.power - 0.1) < 1e-12)
+        #expect(abs(decay.report(intervalPeakPower: 0.5) - 0.1) < 1e-12)
+        #expect(decay.power == 0.5)
+        // The base and the age were kept: one more second falls from the old peak, 1.0.
+        decay.fold(peakPower: 0, age: second, ttlNanoseconds: 0, falloffDecibelsPerSecond: 20)
+        #expect(abs(decay.power - 0.01) < 1e-12)
     }
 }

@@ -26,6 +26,8 @@ import Testing
 
     /// Timestamps, durations and counts are identical; levels agree to 1e-6 dB (the float
     /// partial sums of the SIMD kernel are grouped differently for different buffer sizes).
+    /// Not `decay`: it follows level's per-buffer accounting, so it depends on buffer sizes as
+    /// level's does (VolumeMeterLevelTests compares it with level at several sizes).
     func expectSameMessages(_ messages: [Fields], _ reference: [Fields], count: Int) {
         #expect(messages.count == count)
         #expect(reference.count == count)
@@ -34,7 +36,7 @@ import Testing
             for field in ["timestamp", "duration", "running-time", "stream-time", "endtime"] {
                 #expect(a.uint64(field) == b.uint64(field), "\(field)")
             }
-            for field in ["rms", "peak", "decay", "true-peak"] {
+            for field in ["rms", "peak", "true-peak"] {
                 let ours = a.doubles(field), theirs = b.doubles(field)
                 #expect(ours.count == theirs.count, "\(field): \(ours.count) values against \(theirs.count)")
                 for (u, v) in zip(ours, theirs) { #expect(abs(u - v) <= 1e-6, "\(field) \(u) \(v)") }
@@ -45,8 +47,8 @@ import Testing
                 if let u = a.double(field), let v = b.double(field) { #expect(abs(u - v) <= 1e-6, "\(field) \(u) \(v)") }
             }
         }
-        // rms, peak and decay for every channel of every message, at least.
-        #expect(compared >= 3 * count, "level values compared: \(compared)")
+        // rms and peak for every channel of every message, at least.
+        #expect(compared >= 2 * count, "level values compared: \(compared)")
     }
 
     @Test func lastPartialIntervalIsPostedAtEOS() {
