@@ -50,74 +50,57 @@ import Testing
             signal.tone([-28, -28, -24, -30, -30], seconds: 20)
             return [signal.meter.integrated]
         },
-        lufs(9, "S after 3 s", -23) {
-            let signal = EBUSignal()
-            var readings: [Double] = []
-            var time = 0
-            for _ in 0..<5 {
-                for (level, seconds) in [(-20.0, 1.34), (-30.0, 1.66)] {
-                    signal.tone(level, seconds: seconds) {
-                        time += 1
-                        if time > 300 { readings.append(signal.meter.shortTerm) }
-                    }
-                }
-            }
-            return readings
-        },
-        lufs(12, "M after 1 s", -23) {
-            let signal = EBUSignal()
-            var readings: [Double] = []
-            var time = 0
-            for _ in 0..<25 {
-                for (level, seconds) in [(-20.0, 0.18), (-30.0, 0.22)] {
-                    signal.tone(level, seconds: seconds) {
-                        time += 1
-                        if time > 100 { readings.append(signal.meter.momentary) }
-                    }
-                }
-            }
-            return readings
-        },
+        lufs(9, "S after 3 s", -23) { alternating((-20, 1.34), (-30, 1.66), times: 5, after: 3) { $0.shortTerm } },
+        lufs(12, "M after 1 s", -23) { alternating((-20, 0.18), (-30, 0.22), times: 25, after: 1) { $0.momentary } },
     ]
 
+    /// #9 and #12: two tones repeated, read every 10 ms once `after` seconds have passed.
+    static func alternating(_ first: (Double, Double), _ second: (Double, Double), times: Int, after: Double,
+                            _ read: (LoudnessMeter) -> Double) -> [Double] {
+        let signal = EBUSignal()
+        var readings: [Double] = []
+        var blocks = 0
+        for _ in 0..<times {
+            for (level, seconds) in [first, second] {
+                signal.tone(level, seconds: seconds) {
+                    blocks += 1
+                    if Double(blocks) > after * 100 { readings.append(read(signal.meter)) }
+                }
+            }
+        }
+        return readings
+    }
+
     static let maximumCases: [Case] = [
-        lufs(10, "max S, 20 files", -23) {
-            (0..<20).map { i in
-                let signal = EBUSignal()
-                signal.silence(seconds: Double(i) * 0.15)
-                signal.tone(-23, seconds: 3)
-                signal.silence(seconds: 1)
-                return signal.meter.maxShortTerm
-            }
-        },
-        lufs(11, "max S − i, live", -38) {
-            let signal = EBUSignal()
-            return (0..<20).map { i in
-                signal.silence(seconds: Double(i) * 0.15)
-                signal.tone(-38 + Double(i), seconds: 3)
-                signal.silence(seconds: 3 - Double(i) * 0.15)
-                return signal.meter.maxShortTerm - Double(i)
-            }
-        },
-        lufs(13, "max M, 20 files", -23) {
-            (0..<20).map { i in
-                let signal = EBUSignal()
-                signal.silence(seconds: Double(i) * 0.02)
-                signal.tone(-23, seconds: 0.4)
-                signal.silence(seconds: 1)
-                return signal.meter.maxMomentary
-            }
-        },
-        lufs(14, "max M − i, live", -38) {
-            let signal = EBUSignal()
-            return (0..<20).map { i in
-                signal.silence(seconds: Double(i) * 0.02)
-                signal.tone(-38 + Double(i), seconds: 0.4)
-                signal.silence(seconds: 0.4 - Double(i) * 0.02)
-                return signal.meter.maxMomentary - Double(i)
-            }
-        },
+        lufs(10, "max S, 20 files", -23) { maximumPerFile(step: 0.15, tone: 3) { $0.maxShortTerm } },
+        lufs(11, "max S − i, live", -38) { maximumLive(step: 0.15, tone: 3) { $0.maxShortTerm } },
+        lufs(13, "max M, 20 files", -23) { maximumPerFile(step: 0.02, tone: 0.4) { $0.maxMomentary } },
+        lufs(14, "max M − i, live", -38) { maximumLive(step: 0.02, tone: 0.4) { $0.maxMomentary } },
     ]
+
+    /// #10 and #13: 20 files, each from a fresh meter: i·step of silence, the tone at
+    /// −23 dBFS, 1 s of silence.
+    static func maximumPerFile(step: Double, tone: Double, _ read: (LoudnessMeter) -> Double) -> [Double] {
+        (0..<20).map { i in
+            let signal = EBUSignal()
+            signal.silence(seconds: Double(i) * step)
+            signal.tone(-23, seconds: tone)
+            signal.silence(seconds: 1)
+            return read(signal.meter)
+        }
+    }
+
+    /// #11 and #14: one stream of 20 segments, i·step of silence, the tone at −38 + i dBFS,
+    /// silence to the segment's end; the maximum after each, less i (so −38 is expected).
+    static func maximumLive(step: Double, tone: Double, _ read: (LoudnessMeter) -> Double) -> [Double] {
+        let signal = EBUSignal()
+        return (0..<20).map { i in
+            signal.silence(seconds: Double(i) * step)
+            signal.tone(-38 + Double(i), seconds: tone)
+            signal.silence(seconds: tone - Double(i) * step)
+            return read(signal.meter) - Double(i)
+        }
+    }
 
     static func truePeak(_ number: Int, _ expected: Double, _ signal: @escaping @Sendable () -> [Double]) -> Case {
         Case(document: "3341", number: number, quantity: "true peak", expected: expected, below: 0.4, above: 0.2, unit: "dBTP") {
