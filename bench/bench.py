@@ -24,7 +24,14 @@ def text(pipeline, n):
 
 
 def launch(pipeline, n):
+    """gst-launch-1.0 for a pipeline; a case may give any other command as {"argv": ...}."""
+    if isinstance(pipeline, dict):
+        return shlex.split(text(pipeline["argv"], n))
     return ["gst-launch-1.0", "-q"] + shlex.split(text(pipeline, n))
+
+
+def shown(pipeline, n):
+    return " ".join(launch(pipeline, n)) if isinstance(pipeline, dict) else text(pipeline, n)
 
 
 def wall(pipeline, n):
@@ -40,9 +47,9 @@ def instructions(pipeline, n):
     return int(match.group(1))
 
 
-def ratio(ours, peer, base):
-    own = ours - base
-    return (peer - base) / own if own > 0 else float("inf")
+def own_ratio(costs, peer_base):
+    own = costs["ours"] - costs["baseline"]
+    return (costs["peer"] - costs[peer_base]) / own if own > 0 else float("inf")
 
 
 def machine():
@@ -57,7 +64,9 @@ def machine():
 
 
 def run_case(case, runs, use_callgrind):
-    kinds = ("ours", "peer", "baseline")
+    # A peer outside GStreamer (ffmpeg) brings its own baseline: the same command without it.
+    kinds = ("ours", "peer", "baseline") + (("peer_baseline",) if "peer_baseline" in case else ())
+    peer_base = "peer_baseline" if "peer_baseline" in case else "baseline"
     n = case["buffers"]
     for kind in kinds:  # warm-up: registry, page cache
         wall(case[kind], 10)
@@ -69,9 +78,9 @@ def run_case(case, runs, use_callgrind):
     print(f"\n## {case['name']}: {case['what']}")
     print(f"   {n} buffers, {runs} runs each, median wall time (min-max):")
     for kind in kinds:
-        print(f"   {kind:9} {med[kind]:8.3f} s  ({min(times[kind]):.3f}-{max(times[kind]):.3f})  {text(case[kind], n)}")
-    own_ours, own_peer = med["ours"] - med["baseline"], med["peer"] - med["baseline"]
-    wall_ratio = ratio(med["ours"], med["peer"], med["baseline"])
+        print(f"   {kind:9} {med[kind]:8.3f} s  ({min(times[kind]):.3f}-{max(times[kind]):.3f})  {shown(case[kind], n)}")
+    own_ours, own_peer = med["ours"] - med["baseline"], med["peer"] - med[peer_base]
+    wall_ratio = own_peer / own_ours if own_ours > 0 else float("inf")
     print(f"   own cost: ours {own_ours * 1000:.0f} ms, peer {own_peer * 1000:.0f} ms -> own-cost ratio (wall) {wall_ratio:.2f}")
     print(f"   own cost per buffer: ours {own_ours / n * 1000:.3f} ms, peer {own_peer / n * 1000:.3f} ms")
     result = {"wall": wall_ratio}
@@ -83,8 +92,8 @@ def run_case(case, runs, use_callgrind):
         print(f"   callgrind, instructions per buffer (marginal between {m} and {2 * m} buffers):")
         for kind in kinds:
             print(f"   {kind:9} {marginal[kind]:10.0f} Ir/buffer   ({full[kind]:,} Ir for {m} buffers)")
-        cg_ratio = ratio(marginal["ours"], marginal["peer"], marginal["baseline"])
-        full_ratio = ratio(full["ours"], full["peer"], full["baseline"])
+        cg_ratio = own_ratio(marginal, peer_base)
+        full_ratio = own_ratio(full, peer_base)
         print(f"   own-cost ratio (instructions/buffer) {cg_ratio:.2f}; including start-up at {m} buffers {full_ratio:.2f}")
         result["callgrind"] = cg_ratio
     if case.get("note"):

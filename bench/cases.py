@@ -8,6 +8,12 @@ Pipelines are format strings: {n} is the number of buffers."""
 AUDIO_48K_STEREO = ("audiotestsrc wave=square volume=0.5 samplesperbuffer=480 num-buffers={n} "
                     "! audio/x-raw,format=S16LE,rate=48000,channels=2")
 
+# The same audio for ffmpeg: a 48 kHz sine in 480-sample frames made stereo; {meter} is
+# appended to the filter chain.
+FFMPEG_48K_STEREO = ("ffmpeg -nostdin -hide_banner -loglevel error -filter_complex "
+                     "'sine=frequency=440:sample_rate=48000:samples_per_frame=480:duration={seconds},"
+                     "pan=stereo|c0=c0|c1=c0{meter}' -f null -")
+
 # 10 minutes of ReplayKit-like audio: app 44.1 kHz stereo, mic 32 kHz mono, 10 ms buffers.
 APP_441 = ("audiotestsrc wave=square volume=0.4 samplesperbuffer=441 num-buffers={n} "
            "! audio/x-raw,format=S16LE,rate=44100,channels=2")
@@ -42,6 +48,18 @@ CASES = [
         "buffers": 60000,
         "callgrind_buffers": 3000,
         "target": None,
+    },
+    {
+        "name": "volumemeter-ebur128",
+        "what": "volumemeter loudness=true vs ffmpeg's ebur128 filter with peak=true (K-weighting, gating, LRA, 4x true "
+                "peak), 48 kHz stereo in 10 ms frames; each against its own chain without the meter",
+        "ours": AUDIO_48K_STEREO + " ! volumemeter loudness=true interval=100000000 ! fakesink sync=false",
+        "baseline": AUDIO_48K_STEREO + " ! identity ! fakesink sync=false",
+        "peer": {"argv": lambda n: FFMPEG_48K_STEREO.format(seconds=n / 100, meter=",ebur128=peak=true")},
+        "peer_baseline": {"argv": lambda n: FFMPEG_48K_STEREO.format(seconds=n / 100, meter="")},
+        "buffers": 60000,
+        "callgrind_buffers": 3000,
+        "target": 10.0,
     },
     {
         "name": "dualmixer",

@@ -50,4 +50,15 @@ import Testing
         let outcome = matrix.run()
         #expect(outcome.resembles(first, tolerance: 2), "live \(c.element) after 100 NULL ↔ PLAYING cycles: \(outcome), first run: \(first)")
     }
+
+    /// A run that does not end says what the aggregators' inputs were doing, so a rare stall
+    /// seen once in CI can be told from a lost EOS.
+    @Test func aRunThatDoesNotEndDescribesTheAggregatorInputs() throws {
+        let matrix = try StateMatrix("videotestsrc is-live=true ! video/x-raw,format=NV12,width=64,height=48,framerate=30/1 ! pip.sink_0 "
+                                     + "pipcompositor name=pip ! fakesink name=out", observed: ["out"])
+        let outcome = matrix.run(timeout: 0.5)
+        // Whether a frame is queued at that moment is a race: only the rest is fixed.
+        let error = try #require(outcome.error)
+        #expect(error.hasPrefix("no EOS after 0.5 s (pip.sink_0: eos false, inactive false, queued "), "\(error)")
+    }
 }

@@ -1,6 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
+import ReplayCast
 import Synchronization
 
 /// One pipeline, kept for its whole life, driven through sequences of state changes, each
@@ -135,6 +136,29 @@ final class StateMatrix {
             defer { g_clear_error(&gerror) }
             return gerror.map { String(cString: $0.pointee.message) } ?? "error"
         }
-        return "no EOS after \(timeout) s"
+        return "no EOS after \(timeout) s (\(Self.aggregatorInputs(pipeline)))"
+    }
+
+    /// What every aggregator's inputs are doing, for a run that did not end: which have their
+    /// EOS, which count as inactive (live, no data yet), which hold queued data.
+    static func aggregatorInputs(_ pipeline: UnsafeMutablePointer<GstElement>) -> String {
+        var inputs: [String] = []
+        for element in BinElements.all(in: pipeline)
+        where g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(element)), gst_aggregator_get_type()) != 0 {
+            guard let iterator = gst_element_iterate_sink_pads(element) else { continue }
+            defer { gst_iterator_free(iterator) }
+            var value = GValue()
+            defer { g_value_unset(&value) }
+            while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+                if let pad = g_value_get_object(&value) {
+                    let input = rc_aggregator_pad(pad)
+                    inputs.append("\(String(cString: rc_object_name(element))).\(String(cString: rc_object_name(pad))): "
+                                  + "eos \(gst_aggregator_pad_is_eos(input) != 0), inactive \(gst_aggregator_pad_is_inactive(input) != 0), "
+                                  + "queued \(gst_aggregator_pad_has_buffer(input) != 0)")
+                }
+                g_value_reset(&value)
+            }
+        }
+        return inputs.isEmpty ? "no aggregator" : inputs.joined(separator: "; ")
     }
 }
