@@ -78,7 +78,7 @@ def run_case(case, runs, use_callgrind):
     print(f"\n## {case['name']}: {case['what']}")
     print(f"   {n} buffers, {runs} runs each, median wall time (min-max):")
     for kind in kinds:
-        print(f"   {kind:9} {med[kind]:8.3f} s  ({min(times[kind]):.3f}-{max(times[kind]):.3f})  {shown(case[kind], n)}")
+        print(f"   {kind:13} {med[kind]:8.3f} s  ({min(times[kind]):.3f}-{max(times[kind]):.3f})  {shown(case[kind], n)}")
     own_ours, own_peer = med["ours"] - med["baseline"], med["peer"] - med[peer_base]
     wall_ratio = own_peer / own_ours if own_ours > 0 else float("inf")
     print(f"   own cost: ours {own_ours * 1000:.0f} ms, peer {own_peer * 1000:.0f} ms -> own-cost ratio (wall) {wall_ratio:.2f}")
@@ -91,7 +91,7 @@ def run_case(case, runs, use_callgrind):
         full = {k: a for k, (a, b) in counts.items()}
         print(f"   callgrind, instructions per buffer (marginal between {m} and {2 * m} buffers):")
         for kind in kinds:
-            print(f"   {kind:9} {marginal[kind]:10.0f} Ir/buffer   ({full[kind]:,} Ir for {m} buffers)")
+            print(f"   {kind:13} {marginal[kind]:10.0f} Ir/buffer   ({full[kind]:,} Ir for {m} buffers)")
         cg_ratio = own_ratio(marginal, peer_base)
         full_ratio = own_ratio(full, peer_base)
         print(f"   own-cost ratio (instructions/buffer) {cg_ratio:.2f}; including start-up at {m} buffers {full_ratio:.2f}")
