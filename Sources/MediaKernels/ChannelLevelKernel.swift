@@ -80,9 +80,11 @@ private final class LaneAccumulator<L: SampleLoading> {
     /// Double totals of what was flushed out of the vectors and of the scalar tails.
     let totals: UnsafeMutablePointer<Double>
     let tailPeaks: UnsafeMutablePointer<Double>
-    /// The channel of sample position p of the period's blocks: peaks are collected for every
-    /// buffer, and a division per position would cost more than the rest of it.
+    /// The channel of sample position p of the period's blocks, and of lane l of vector v of
+    /// block k at (k·16 + v·8 + l): peaks and sums are collected for every buffer, and a
+    /// division per lane would cost more than the rest of it.
     let positionChannel: UnsafeMutablePointer<Int>
+    let laneChannel: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) var unflushed = 0
 
     init(channels: Int) {
@@ -95,12 +97,21 @@ private final class LaneAccumulator<L: SampleLoading> {
         tailPeaks = totals + channels
         positionChannel = .allocate(capacity: period * blockSamples)
         for position in 0..<(period * blockSamples) { positionChannel[position] = position % channels }
+        laneChannel = .allocate(capacity: period * blockSamples)
+        for k in 0..<period {
+            for vector in 0..<2 {
+                for lane in 0..<8 {
+                    laneChannel[k * blockSamples + vector * 8 + lane] = (k * blockSamples + L.position(vector: vector, lane: lane)) % channels
+                }
+            }
+        }
     }
 
     deinit {
         blocks.deallocate()
         totals.deallocate()
         positionChannel.deallocate()
+        laneChannel.deallocate()
     }
 
     func add(_ base: UnsafeRawPointer, samples: Int) {
@@ -142,9 +153,10 @@ private final class LaneAccumulator<L: SampleLoading> {
     }
 
     private func flushSums(_ accumulator: inout BlockAccumulator<L>, first: Int) {
+        let channelOf = laneChannel + first
         for lane in 0..<8 {
-            totals[(first + L.position(vector: 0, lane: lane)) % channels] += Double(accumulator.sumA[lane])
-            totals[(first + L.position(vector: 1, lane: lane)) % channels] += Double(accumulator.sumB[lane])
+            totals[channelOf[lane]] += Double(accumulator.sumA[lane])
+            totals[channelOf[8 &+ lane]] += Double(accumulator.sumB[lane])
         }
         accumulator.sumA = .init(repeating: 0)
         accumulator.sumB = .init(repeating: 0)
