@@ -204,7 +204,7 @@ public final class LoudnessMeter {
         maxMomentaryMeanSquare = max(maxMomentaryMeanSquare, momentaryMeanSquare)
         maxShortTermMeanSquare = max(maxShortTermMeanSquare, shortTermMeanSquare)
         guard subBlockIndex % Self.gatingStride == 0 else { return }
-        range.add(loudness: Self.loudness(meanSquare: shortTermMeanSquare), meanSquare: shortTermMeanSquare)
+        range.add(meanSquare: shortTermMeanSquare)
         guard subBlockIndex >= Self.momentarySubBlocks else { return }
         let blockLoudness = Self.loudness(meanSquare: momentaryMeanSquare)
         if blockLoudness > Self.absoluteGate {

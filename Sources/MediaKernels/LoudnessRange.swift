@@ -29,8 +29,9 @@ public struct LoudnessRange {
         topBin = -1
     }
 
-    /// One short-term measurement: its loudness and the mean square it came from.
-    public mutating func add(loudness: Double, meanSquare: Double) {
+    /// One short-term measurement, as the mean (weighted) square it came from.
+    public mutating func add(meanSquare: Double) {
+        let loudness = LoudnessMeter.loudness(meanSquare: meanSquare)
         guard loudness >= Self.absoluteGate else { return }
         let bin = min(Int((loudness - Self.absoluteGate) * Self.binsPerLU), counts.count - 1)
         counts[bin] += 1

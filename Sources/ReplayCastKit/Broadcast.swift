@@ -97,7 +97,6 @@ public final class Broadcast: Sendable {
     @discardableResult
     public func cancel() async -> BroadcastEnding {
         core.requestCancel()
-        if case .idle = core.phase { return .cancelled }
         return await core.waitUntilEnded()
     }
 

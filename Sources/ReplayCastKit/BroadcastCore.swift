@@ -139,7 +139,7 @@ final class BroadcastCore: @unchecked Sendable {
             var timeout = rc_clock_time_none()
             if let deadline {
                 let left = deadline - .now
-                if left <= .zero, !hasPending(bus) { return finish(state.withLock { $0.deadlineEnding }) }
+                if left <= .zero, gst_bus_have_pending(bus) == 0 { return finish(state.withLock { $0.deadlineEnding }) }
                 timeout = left <= .zero ? 0 : GstClockTime(left.components.seconds) * 1_000_000_000
                     + GstClockTime(left.components.attoseconds / 1_000_000_000)
             }
@@ -148,8 +148,6 @@ final class BroadcastCore: @unchecked Sendable {
             if let ending = handle(message) { return finish(ending) }
         }
     }
-
-    private func hasPending(_ bus: UnsafeMutablePointer<GstBus>) -> Bool { gst_bus_have_pending(bus) != 0 }
 
     /// Passes the message on as an event; how the broadcast ends, when this message ends it.
     private func handle(_ message: UnsafeMutablePointer<GstMessage>) -> BroadcastEnding? {

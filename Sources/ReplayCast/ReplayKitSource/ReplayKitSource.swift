@@ -109,14 +109,11 @@ final class ReplayKitSource {
     }
 
     func act(_ action: RcBroadcastAction) {
-        guard let timeline else { return }
-        let now = isLive ? UInt64(rc_replaykitsrc_running_time(element)) : nil
         switch action {
-        case RC_ACTION_PAUSE: timeline.act(.pause, now: now)
-        case RC_ACTION_RESUME: timeline.act(.resume, now: now)
-        default: timeline.act(.finish, now: now)
+        case RC_ACTION_PAUSE: _ = apply(.pause)
+        case RC_ACTION_RESUME: _ = apply(.resume)
+        default: _ = apply(.finish)
         }
-        rc_replaykitsrc_wake(element)
     }
 
     /// The `event` action signal: any scheduled action, now. Refused (FALSE, with a warning)
@@ -127,15 +124,21 @@ final class ReplayKitSource {
             DebugLog.replaykitsrc.warning(element, "event \"\(text)\" refused: \(error.reason)")
             return false
         case .success(let action):
-            guard let timeline else {
+            guard apply(action) else {
                 DebugLog.replaykitsrc.warning(element, "event \"\(text)\" refused: the broadcast is not running (READY or NULL)")
                 return false
             }
-            let now = isLive ? UInt64(rc_replaykitsrc_running_time(element)) : nil
-            timeline.act(action, now: now)
-            rc_replaykitsrc_wake(element)
             return true
         }
+    }
+
+    /// An action now: at the current clock time live, where the furthest stream is otherwise.
+    /// False when there is no broadcast (READY or NULL).
+    private func apply(_ action: BroadcastAction) -> Bool {
+        guard let timeline else { return false }
+        timeline.act(action, now: isLive ? UInt64(rc_replaykitsrc_running_time(element)) : nil)
+        rc_replaykitsrc_wake(element)
+        return true
     }
 }
 
