@@ -32,7 +32,7 @@ struct BroadcastStatus {
         self.title = title
         rtmp = (BinElements.made(by: "rtmp2sink", in: pipeline) + BinElements.made(by: "rtmpreconnectsink", in: pipeline)).map { sink in
             RTMPOutput(sink: sink, name: String(cString: rc_object_name(sink)),
-                       location: PipelineRunner.stringProperty(sink, "location") ?? "?")
+                       location: ObjectProperties.string(sink, "location") ?? "?")
         }
     }
 

@@ -128,7 +128,7 @@ struct PipelineRunner {
     private static func previewServer(_ address: String, for pipeline: UnsafeMutablePointer<GstElement>,
                                       title: String) throws -> PreviewServer {
         guard let sink = BinElements.made(by: "hlssink2", in: pipeline).first,
-              let playlist = stringProperty(sink, "playlist-location") else {
+              let playlist = ObjectProperties.string(sink, "playlist-location") else {
             throw Failure(description: "--serve needs an hlssink2 in the pipeline: it serves the HLS output")
         }
         let folder = (playlist as NSString).deletingLastPathComponent
@@ -142,20 +142,12 @@ struct PipelineRunner {
     /// container's: the error names the segment pattern then.
     private static func location(of object: UnsafeMutablePointer<GstObject>?) -> String? {
         guard let object else { return nil }
-        if g_object_class_find_property(rc_object_class(object), "location") != nil, let location = stringProperty(object, "location") {
+        if g_object_class_find_property(rc_object_class(object), "location") != nil, let location = ObjectProperties.string(object, "location") {
             return location
         }
         guard let parent = gst_object_get_parent(object) else { return nil }
         defer { gst_object_unref(parent) }
         return location(of: parent)
-    }
-
-    static func stringProperty(_ object: UnsafeMutableRawPointer, _ name: String) -> String? {
-        var value = GValue()
-        g_value_init(&value, rc_type_string())
-        defer { g_value_unset(&value) }
-        g_object_get_property(rc_gobject(object), name, &value)
-        return g_value_get_string(&value).map { String(cString: $0) }
     }
 
     /// Plays `pipeline` until end-of-stream; the error's text (with the element that posted

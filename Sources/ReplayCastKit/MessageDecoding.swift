@@ -1,6 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
+import ReplayCast
 import ReplayKitModel
 
 public typealias BroadcastAction = ReplayKitModel.BroadcastAction
@@ -56,15 +57,16 @@ struct MessageDecoding {
         case REPLAYCAST_MESSAGE_DUALMIXER_LEVELS:
             return .mixerLevels(mixerLevels(s, source: source))
         case REPLAYCAST_MESSAGE_BROADCAST_STARTED:
-            return .started(BroadcastSetup(device: string(s, REPLAYCAST_FIELD_DEVICE) ?? "",
-                                           width: int(s, REPLAYCAST_FIELD_WIDTH), height: int(s, REPLAYCAST_FIELD_HEIGHT),
-                                           isLive: boolean(s, REPLAYCAST_FIELD_IS_LIVE),
-                                           setupInfo: structureText(s, REPLAYCAST_FIELD_SETUP_INFO)))
+            return .started(BroadcastSetup(device: StructureFields.string(s, REPLAYCAST_FIELD_DEVICE) ?? "",
+                                           width: StructureFields.int(s, REPLAYCAST_FIELD_WIDTH),
+                                           height: StructureFields.int(s, REPLAYCAST_FIELD_HEIGHT),
+                                           isLive: StructureFields.boolean(s, REPLAYCAST_FIELD_IS_LIVE),
+                                           setupInfo: StructureFields.structureText(s, REPLAYCAST_FIELD_SETUP_INFO)))
         case REPLAYCAST_MESSAGE_BROADCAST_PAUSED: return .paused(moment(s))
         case REPLAYCAST_MESSAGE_BROADCAST_RESUMED: return .resumed(moment(s))
         case REPLAYCAST_MESSAGE_BROADCAST_FINISHED: return .finished(moment(s))
         case REPLAYCAST_MESSAGE_BROADCAST_EVENT:
-            guard let text = string(s, REPLAYCAST_FIELD_ACTION),
+            guard let text = StructureFields.string(s, REPLAYCAST_FIELD_ACTION),
                   case .success(let action) = BroadcastSchedule.action(text[...]) else { return nil }
             switch action {
             case .orientation(let orientation): return .orientationChanged(orientation, moment(s))
@@ -73,7 +75,7 @@ struct MessageDecoding {
             }
         case REPLAYCAST_MESSAGE_RTMP_CONNECTED, REPLAYCAST_MESSAGE_RTMP_DISCONNECTED,
              REPLAYCAST_MESSAGE_RTMP_RECONNECTING, REPLAYCAST_MESSAGE_RTMP_RECONNECTED:
-            return .rtmp(RTMPEvent(element: source, location: string(s, REPLAYCAST_FIELD_LOCATION) ?? "",
+            return .rtmp(RTMPEvent(element: source, location: StructureFields.string(s, REPLAYCAST_FIELD_LOCATION) ?? "",
                                    change: rtmpChange(name, s)))
         default:
             return nil
@@ -83,84 +85,57 @@ struct MessageDecoding {
     /// hlssink2 1.22 posts nothing of its own per segment; its splitmuxsink does, without the
     /// file's name (hlssink2 opens the files itself): that comes from hlssink2's `location`
     /// pattern and the segment's number.
-    private mutating func segment(_ s: UnsafePointer<GstStructure>, from splitmux: UnsafeMutablePointer<GstObject>?) -> BroadcastEvent? {
+    private mutating func segment(_ s: UnsafePointer<GstStructure>,
+                                  from splitmux: UnsafeMutablePointer<GstObject>?) -> BroadcastEvent? {
         guard let splitmux, let sink = gst_object_get_parent(splitmux) else { return nil }
         defer { gst_object_unref(sink) }
         let name = String(cString: rc_object_name(sink))
         let index = segmentCounts[name, default: 0]
         segmentCounts[name] = index + 1
-        var location = Self.string(s, REPLAYCAST_FIELD_LOCATION)
+        var location = StructureFields.string(s, REPLAYCAST_FIELD_LOCATION)
         if location == nil, g_object_class_find_property(rc_object_class(sink), "location") != nil {
-            var value = GValue()
-            g_value_init(&value, rc_type_string())
-            defer { g_value_unset(&value) }
-            g_object_get_property(rc_gobject(sink), "location", &value)
-            location = g_value_get_string(&value).map { String(format: String(cString: $0), Int32(truncatingIfNeeded: index)) }
+            location = ObjectProperties.string(sink, "location").map { String(format: $0, Int32(truncatingIfNeeded: index)) }
         }
         return .segmentWritten(HLSSegment(element: name, location: location ?? "", index: index,
-                                          runningTime: MeterReading.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero))
+                                          runningTime: StructureFields.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero))
     }
 
     private static func rtmpChange(_ name: String, _ s: UnsafePointer<GstStructure>) -> RTMPEvent.Change {
-        let attempt = count(s, REPLAYCAST_FIELD_ATTEMPT)
-        let reason = string(s, REPLAYCAST_FIELD_REASON) ?? ""
+        let attempt = StructureFields.count(s, REPLAYCAST_FIELD_ATTEMPT)
+        let reason = StructureFields.string(s, REPLAYCAST_FIELD_REASON) ?? ""
         switch name {
         case REPLAYCAST_MESSAGE_RTMP_CONNECTED:
             return .connected(attempt: attempt)
         case REPLAYCAST_MESSAGE_RTMP_DISCONNECTED:
             return .disconnected(reason: reason)
         case REPLAYCAST_MESSAGE_RTMP_RECONNECTING:
-            let retries = int(s, REPLAYCAST_FIELD_RETRIES)
-            return .reconnecting(attempt: attempt, delay: MeterReading.time(s, REPLAYCAST_FIELD_DELAY) ?? .zero,
+            let retries = StructureFields.int(s, REPLAYCAST_FIELD_RETRIES)
+            return .reconnecting(attempt: attempt, delay: StructureFields.time(s, REPLAYCAST_FIELD_DELAY) ?? .zero,
                                  retries: retries < 0 ? nil : retries, reason: reason)
         default:
-            return .reconnected(attempt: attempt, downtime: MeterReading.time(s, REPLAYCAST_FIELD_DOWNTIME) ?? .zero,
-                                dropped: count(s, REPLAYCAST_FIELD_DROPPED))
+            return .reconnected(attempt: attempt, downtime: StructureFields.time(s, REPLAYCAST_FIELD_DOWNTIME) ?? .zero,
+                                dropped: StructureFields.count(s, REPLAYCAST_FIELD_DROPPED))
         }
     }
 
     private static func mixerLevels(_ s: UnsafePointer<GstStructure>, source: String) -> MixerLevels {
+        func state(_ field: String) -> MixerLevels.InputState? {
+            StructureFields.string(s, field).flatMap(MixerLevels.InputState.init(rawValue:))
+        }
         func levels(_ rms: String, _ peak: String) -> MixerLevels.Levels {
-            .init(rms: MeterReading.doubles(s, rms), peak: MeterReading.doubles(s, peak))
+            .init(rms: StructureFields.doubles(s, rms), peak: StructureFields.doubles(s, peak))
         }
         return MixerLevels(element: source,
-                           runningTime: MeterReading.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero,
-                           duration: MeterReading.time(s, REPLAYCAST_FIELD_DURATION) ?? .zero,
+                           runningTime: StructureFields.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero,
+                           duration: StructureFields.time(s, REPLAYCAST_FIELD_DURATION) ?? .zero,
                            app: levels(REPLAYCAST_FIELD_APP_RMS, REPLAYCAST_FIELD_APP_PEAK),
                            mic: levels(REPLAYCAST_FIELD_MIC_RMS, REPLAYCAST_FIELD_MIC_PEAK),
                            mix: levels(REPLAYCAST_FIELD_MIX_RMS, REPLAYCAST_FIELD_MIX_PEAK),
-                           appState: string(s, REPLAYCAST_FIELD_APP_STATE).flatMap(MixerLevels.InputState.init(rawValue:)),
-                           micState: string(s, REPLAYCAST_FIELD_MIC_STATE).flatMap(MixerLevels.InputState.init(rawValue:)))
+                           appState: state(REPLAYCAST_FIELD_APP_STATE), micState: state(REPLAYCAST_FIELD_MIC_STATE))
     }
 
     private static func moment(_ s: UnsafePointer<GstStructure>) -> BroadcastMoment {
-        BroadcastMoment(broadcastTime: MeterReading.time(s, REPLAYCAST_FIELD_BROADCAST_TIME) ?? .zero,
-                        runningTime: MeterReading.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero)
-    }
-
-    private static func string(_ s: UnsafePointer<GstStructure>, _ field: String) -> String? {
-        gst_structure_get_string(s, field).map { String(cString: $0) }
-    }
-
-    private static func int(_ s: UnsafePointer<GstStructure>, _ field: String) -> Int {
-        var value: gint = 0
-        return gst_structure_get_int(s, field, &value) != 0 ? Int(value) : 0
-    }
-
-    private static func count(_ s: UnsafePointer<GstStructure>, _ field: String) -> Int {
-        var value: guint64 = 0
-        return gst_structure_get_uint64(s, field, &value) != 0 ? Int(clamping: value) : 0
-    }
-
-    private static func boolean(_ s: UnsafePointer<GstStructure>, _ field: String) -> Bool {
-        var value: gboolean = 0
-        return gst_structure_get_boolean(s, field, &value) != 0 && value != 0
-    }
-
-    private static func structureText(_ s: UnsafePointer<GstStructure>, _ field: String) -> String? {
-        guard let value = gst_structure_get_value(s, field), let inner = g_value_get_boxed(value) else { return nil }
-        let text = gst_structure_to_string(inner.assumingMemoryBound(to: GstStructure.self))!
-        defer { g_free(text) }
-        return String(cString: text)
+        BroadcastMoment(broadcastTime: StructureFields.time(s, REPLAYCAST_FIELD_BROADCAST_TIME) ?? .zero,
+                        runningTime: StructureFields.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero)
     }
 }

@@ -29,41 +29,23 @@ public struct MeterReading: Sendable, Equatable {
     public var truePeak: [Double] = []
     public var maxTruePeak: [Double] = []
 
-    static let maximumChannels = 8
-
     public init?(_ s: UnsafePointer<GstStructure>) {
         let name = String(cString: gst_structure_get_name(s))
         guard name == REPLAYCAST_MESSAGE_VOLUMEMETER || name == "level" else { return nil }
-        rms = Self.doubles(s, REPLAYCAST_FIELD_RMS)
-        peak = Self.doubles(s, REPLAYCAST_FIELD_PEAK)
-        decay = Self.doubles(s, REPLAYCAST_FIELD_DECAY)
-        truePeak = Self.doubles(s, REPLAYCAST_FIELD_TRUE_PEAK)
-        maxTruePeak = Self.doubles(s, REPLAYCAST_FIELD_MAX_TRUE_PEAK)
-        runningTime = Self.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero
-        duration = Self.time(s, REPLAYCAST_FIELD_DURATION) ?? .zero
-        volume = Self.double(s, REPLAYCAST_FIELD_VOLUME)
-        momentary = Self.double(s, REPLAYCAST_FIELD_MOMENTARY)
-        shortTerm = Self.double(s, REPLAYCAST_FIELD_SHORT_TERM)
-        integrated = Self.double(s, REPLAYCAST_FIELD_INTEGRATED)
-        maxMomentary = Self.double(s, REPLAYCAST_FIELD_MAX_MOMENTARY)
-        maxShortTerm = Self.double(s, REPLAYCAST_FIELD_MAX_SHORT_TERM)
-        loudnessRange = Self.double(s, REPLAYCAST_FIELD_LOUDNESS_RANGE)
-    }
-
-    static func doubles(_ s: UnsafePointer<GstStructure>, _ field: String) -> [Double] {
-        var values = [Double](repeating: 0, count: maximumChannels)
-        let count = rc_structure_get_double_array(s, field, &values, gint(maximumChannels))
-        return Array(values.prefix(Int(max(0, min(count, gint(maximumChannels))))))
-    }
-
-    static func double(_ s: UnsafePointer<GstStructure>, _ field: String) -> Double? {
-        var value = 0.0
-        return gst_structure_get_double(s, field, &value) != 0 ? value : nil
-    }
-
-    static func time(_ s: UnsafePointer<GstStructure>, _ field: String) -> Duration? {
-        var value: guint64 = 0
-        return gst_structure_get_uint64(s, field, &value) != 0 ? .nanoseconds(Int64(clamping: value)) : nil
+        rms = StructureFields.doubles(s, REPLAYCAST_FIELD_RMS)
+        peak = StructureFields.doubles(s, REPLAYCAST_FIELD_PEAK)
+        decay = StructureFields.doubles(s, REPLAYCAST_FIELD_DECAY)
+        truePeak = StructureFields.doubles(s, REPLAYCAST_FIELD_TRUE_PEAK)
+        maxTruePeak = StructureFields.doubles(s, REPLAYCAST_FIELD_MAX_TRUE_PEAK)
+        runningTime = StructureFields.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero
+        duration = StructureFields.time(s, REPLAYCAST_FIELD_DURATION) ?? .zero
+        volume = StructureFields.double(s, REPLAYCAST_FIELD_VOLUME)
+        momentary = StructureFields.double(s, REPLAYCAST_FIELD_MOMENTARY)
+        shortTerm = StructureFields.double(s, REPLAYCAST_FIELD_SHORT_TERM)
+        integrated = StructureFields.double(s, REPLAYCAST_FIELD_INTEGRATED)
+        maxMomentary = StructureFields.double(s, REPLAYCAST_FIELD_MAX_MOMENTARY)
+        maxShortTerm = StructureFields.double(s, REPLAYCAST_FIELD_MAX_SHORT_TERM)
+        loudnessRange = StructureFields.double(s, REPLAYCAST_FIELD_LOUDNESS_RANGE)
     }
 }
 
