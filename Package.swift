@@ -10,9 +10,9 @@ let strictLinking: [LinkerSetting] =
 // MediaKernelsAVX2 holds copies of the hottest loops built for AVX2 + FMA (Haswell, 2013, and
 // later); MediaKernels checks the CPU at run time and uses them only where they can run.
 #if arch(x86_64)
-let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"]), .define("RESAMPLER_FMA")]
+let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"]), .define("KERNELS_FMA")]
 #else
-let avx2Settings: [SwiftSetting] = [.define("RESAMPLER_FMA")]
+let avx2Settings: [SwiftSetting] = [.define("KERNELS_FMA")]
 #endif
 
 let package = Package(

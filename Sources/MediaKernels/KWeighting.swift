@@ -1,4 +1,5 @@
 import Glibc
+import MediaKernelsAVX2
 
 /// Second-order IIR section, a0 normalised to 1.
 public struct BiquadCoefficients: Sendable, Equatable {
@@ -43,27 +44,11 @@ public enum KWeighting {
     }
 }
 
-/// Both K-weighting sections for one channel, transposed direct form II.
-struct KWeightingFilter {
-    let shelf: BiquadCoefficients
-    let highPass: BiquadCoefficients
-    var s1 = 0.0, s2 = 0.0, h1 = 0.0, h2 = 0.0
-
-    init(rate: Double) {
-        shelf = KWeighting.shelf(rate: rate)
-        highPass = KWeighting.highPass(rate: rate)
+extension KWeightingLanes {
+    /// Both sections at `rate`, state at rest.
+    package init(rate: Double) {
+        let shelf = KWeighting.shelf(rate: rate), highPass = KWeighting.highPass(rate: rate)
+        precondition(highPass.b0 == 1 && highPass.b1 == -2 && highPass.b2 == 1)
+        self.init(shelf: (shelf.b0, shelf.b1, shelf.b2, shelf.a1, shelf.a2), highPass: (highPass.a1, highPass.a2))
     }
-
-    @inline(__always)
-    mutating func callAsFunction(_ x: Double) -> Double {
-        let y = shelf.b0 * x + s1
-        s1 = shelf.b1 * x - shelf.a1 * y + s2
-        s2 = shelf.b2 * x - shelf.a2 * y
-        let z = highPass.b0 * y + h1
-        h1 = highPass.b1 * y - highPass.a1 * z + h2
-        h2 = highPass.b2 * y - highPass.a2 * z
-        return z
-    }
-
-    mutating func reset() { s1 = 0; s2 = 0; h1 = 0; h2 = 0 }
 }

@@ -198,7 +198,7 @@ public final class LevelMeter {
         var loudness: LevelReport.Loudness?
         if settings.loudness, let loudnessMeter {
             for c in 0..<channels {
-                truePeakOut[c] = Decibels.fromAmplitude(loudnessMeter.truePeaks[c])
+                truePeakOut[c] = Decibels.fromAmplitude(loudnessMeter.truePeak(channel: c))
                 maxTruePeakOut[c] = Decibels.fromAmplitude(loudnessMeter.maxTruePeak(channel: c))
             }
             loudness = .init(momentary: loudnessMeter.momentary, shortTerm: loudnessMeter.shortTerm,

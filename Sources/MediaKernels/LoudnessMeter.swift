@@ -1,4 +1,5 @@
 import Glibc
+import MediaKernelsAVX2
 
 /// EBU R128 / ITU-R BS.1770-4 loudness of an interleaved stream: momentary (400 ms),
 /// short-term (3 s), gated integrated loudness in LUFS, their maxima since the last reset,
@@ -26,18 +27,24 @@ public final class LoudnessMeter {
 
     public let rate: Int
     public let channels: Int
-    let weights: [Double]
-    /// Copies one channel of a chunk into Floats scaled to ±1: (samples, first sample, stride, count, output).
-    let deinterleave: (UnsafeRawPointer, Int, Int, Int, UnsafeMutablePointer<Float>) -> Void
+    let format: SampleFormat
+    /// Per channel pair (lanes of `filters`), the channels' BS.1770 weights; 0 for the empty
+    /// lane of an odd channel count.
+    let weights: [SIMD2<Double>]
     let interpolator: TruePeakInterpolator
+    let useAVX2: Bool
+    /// K-weighting per channel pair: channels 2k and 2k + 1 are the lanes of filters[k].
+    let filters: UnsafeMutablePointer<KWeightingLanes>
+    let pairs: Int
+
+    /// Interleaved Floats scaled to ±1: TruePeakInterpolator.spanSamples − 1 frames of
+    /// history, then the chunk (at most one sub-block), then the interpolator's padding.
+    let scratch: UnsafeMutablePointer<Float>
+    let historySamples: Int
+    let scratchCount: Int
+
     // Touched by one streaming thread only; dynamic exclusivity checks on this state cost
     // more than the bookkeeping of a 10 ms sub-block itself.
-    @exclusivity(unchecked) var filters: [KWeightingFilter]
-
-    /// Per channel: TruePeakInterpolator.spanSamples - 1 samples of history, then the chunk.
-    let scratch: UnsafeMutablePointer<Float>
-    let scratchStride: Int
-
     @exclusivity(unchecked) var subBlockIndex = 0
     @exclusivity(unchecked) var subBlockFramesDone = 0
     @exclusivity(unchecked) var subBlockEnergy = 0.0
@@ -58,54 +65,52 @@ public final class LoudnessMeter {
     @exclusivity(unchecked) var gatedEnergy = 0.0
     @exclusivity(unchecked) var gatedCount = 0
     @exclusivity(unchecked) var topBin = -1
-    @exclusivity(unchecked) public private(set) var truePeaks: [Double]
-    /// Per channel, the highest true peak of the intervals before the current one.
-    @exclusivity(unchecked) var earlierTruePeaks: [Double]
+    /// Per channel, the highest true peak of this interval, then of the intervals before it.
+    let truePeakStore: UnsafeMutablePointer<Double>
+    var earlierTruePeaks: UnsafeMutablePointer<Double> { truePeakStore + channels }
 
-    public init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole]) {
+    public convenience init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole]) {
+        self.init(format: format, rate: rate, roles: roles, loops: .fastest)
+    }
+
+    init(format: SampleFormat, rate: Int, roles: [KWeighting.ChannelRole], loops: KernelLoops) {
         precondition(rate > 0 && !roles.isEmpty)
         self.rate = rate
+        self.format = format
         channels = roles.count
-        weights = roles.map(KWeighting.weight)
-        switch format {
-        case .s16le: deinterleave = Self.deinterleaver(S16LELoad.self, scale: 1 / format.fullScale)
-        case .s16be: deinterleave = Self.deinterleaver(S16BELoad.self, scale: 1 / format.fullScale)
-        case .s32le: deinterleave = Self.deinterleaver(S32LELoad.self, scale: 1 / format.fullScale)
-        case .f32le: deinterleave = Self.deinterleaver(F32LELoad.self, scale: 1)
-        case .f64le: deinterleave = Self.deinterleaver(F64LELoad.self, scale: 1)
+        pairs = (roles.count + 1) / 2
+        weights = (0..<pairs).map { k in
+            SIMD2(KWeighting.weight(roles[2 * k]), 2 * k + 1 < roles.count ? KWeighting.weight(roles[2 * k + 1]) : 0)
         }
-        interpolator = TruePeakInterpolator(rate: rate)
-        filters = Array(repeating: KWeightingFilter(rate: Double(rate)), count: roles.count)
-        scratchStride = TruePeakInterpolator.spanSamples - 1 + rate / Self.subBlocksPerSecond + 1
-        scratch = .allocate(capacity: scratchStride * roles.count)
+        useAVX2 = loops.useAVX2
+        interpolator = TruePeakInterpolator(rate: rate, channels: roles.count, loops: loops)
+        filters = .allocate(capacity: pairs)
+        filters.initialize(repeating: KWeightingLanes(rate: Double(rate)), count: pairs)
+        historySamples = (TruePeakInterpolator.spanSamples - 1) * roles.count
+        scratchCount = historySamples + (rate / Self.subBlocksPerSecond + 1) * roles.count
+            + TruePeakInterpolator.paddingSamples
+        scratch = .allocate(capacity: scratchCount)
         let nominal = Double(rate) / Double(Self.subBlocksPerSecond)
         recentEnergy = Array(repeating: 0, count: Self.shortTermSubBlocks)
         recentFrames = Array(repeating: nominal, count: Self.shortTermSubBlocks)
         let bins = Int((Self.histogramTop - Self.absoluteGate) * Self.binsPerLU)
         histogramEnergy = Array(repeating: 0, count: bins)
         histogramCount = Array(repeating: 0, count: bins)
-        truePeaks = Array(repeating: 0, count: roles.count)
-        earlierTruePeaks = truePeaks
+        truePeakStore = .allocate(capacity: 2 * roles.count)
+        truePeakStore.initialize(repeating: 0, count: 2 * roles.count)
         reset()
     }
 
-    deinit { scratch.deallocate() }
-
-    private static func deinterleaver<L: SampleLoading>(_: L.Type, scale: Double)
-        -> (UnsafeRawPointer, Int, Int, Int, UnsafeMutablePointer<Float>) -> Void {
-        { samples, first, stride, count, out in
-            var sample = first
-            for n in 0..<count {
-                out[n] = Float(L.double(samples, sample) * scale)
-                sample += stride
-            }
-        }
+    deinit {
+        scratch.deallocate()
+        filters.deallocate()
+        truePeakStore.deallocate()
     }
 
     /// Forgets everything measured, as a new meter.
     public func reset() {
-        for c in 0..<channels { filters[c].reset() }
-        scratch.update(repeating: 0, count: scratchStride * channels)
+        for k in 0..<pairs { filters[k].reset() }
+        scratch.update(repeating: 0, count: scratchCount)
         subBlockIndex = 0
         subBlockFramesDone = 0
         subBlockEnergy = 0
@@ -138,8 +143,8 @@ public final class LoudnessMeter {
     /// `maxTruePeaks` keeps the highest since the last reset).
     public func resetTruePeaks() {
         for c in 0..<channels {
-            earlierTruePeaks[c] = max(earlierTruePeaks[c], truePeaks[c])
-            truePeaks[c] = 0
+            earlierTruePeaks[c] = max(earlierTruePeaks[c], truePeakStore[c])
+            truePeakStore[c] = 0
         }
     }
 
@@ -161,27 +166,27 @@ public final class LoudnessMeter {
     }
 
     private func filterChunk(_ samples: UnsafeRawPointer?, firstFrame: Int, count: Int) {
-        let history = TruePeakInterpolator.spanSamples - 1
-        var energy = 0.0
-        for c in 0..<channels {
-            let lane = scratch + c * scratchStride
-            if let samples {
-                deinterleave(samples, firstFrame * channels + c, channels, count, lane + history)
-            } else {
-                (lane + history).update(repeating: 0, count: count)
-            }
-            var filter = filters[c]
-            var sum = 0.0
-            for n in 0..<count {
-                let y = filter(Double(lane[history + n]))
-                sum += y * y
-            }
-            filters[c] = filter
-            energy += weights[c] * sum
-            truePeaks[c] = max(truePeaks[c], interpolator.peak(lane + history, count: count))
-            lane.update(from: lane + count, count: history)
+        let chunk = scratch + historySamples
+        let chunkSamples = count * channels
+        if let samples {
+            PCMConversion.toFloat(samples + firstFrame * channels * format.bytesPerSample, format: format,
+                                  samples: chunkSamples, into: chunk)
+        } else {
+            chunk.update(repeating: 0, count: chunkSamples)
         }
-        subBlockEnergy += energy
+        var energy = SIMD2<Double>()
+        for k in 0..<pairs {
+            let lone = 2 * k + 1 == channels
+            let squares = useAVX2
+                ? MediaKernelsAVX2.LoudnessLoops.kWeightedSquares(chunk + 2 * k, frames: count, channels: channels,
+                                                                 lone: lone, &filters[k])
+                : LoudnessLoops.kWeightedSquares(chunk + 2 * k, frames: count, channels: channels, lone: lone,
+                                                 &filters[k])
+            energy += weights[k] * squares
+        }
+        interpolator.fold(chunk, frames: count, into: truePeakStore)
+        scratch.update(from: scratch + chunkSamples, count: historySamples)
+        subBlockEnergy += energy.sum()
     }
 
     private func finishSubBlock() {
@@ -243,8 +248,11 @@ public final class LoudnessMeter {
     /// Loudness range (EBU Tech 3342) since the last reset, LU.
     public var loudnessRange: Double { range.value }
 
+    /// Per channel, the highest true peak of the current interval (linear).
+    public func truePeak(channel c: Int) -> Double { truePeakStore[c] }
+
     /// Per channel, the highest true peak since the last reset (linear).
-    public func maxTruePeak(channel c: Int) -> Double { max(earlierTruePeaks[c], truePeaks[c]) }
+    public func maxTruePeak(channel c: Int) -> Double { max(earlierTruePeaks[c], truePeakStore[c]) }
 
     /// Gated integrated loudness of everything since the last reset; the floor until a
     /// block has passed the absolute gate.

@@ -57,25 +57,27 @@ import Testing
         let meter = measure([[Float](repeating: 0, count: 96000)])
         #expect(meter.momentary == Decibels.floor)
         #expect(meter.integrated == Decibels.floor)
-        #expect(meter.truePeaks == [0, 0])
+        #expect([meter.truePeak(channel: 0), meter.truePeak(channel: 1)] == [0, 0])
     }
 
     /// 12 kHz at 48 kHz, 45° off the crests: samples at 0.707, the waveform at 1.0.
     @Test func truePeakOfAQuarterRateSine() {
-        let interpolator = TruePeakInterpolator(rate: 48000)
+        let interpolator = TruePeakInterpolator(rate: 48000, channels: 1)
         #expect(interpolator.factor == 4)
         let history = TruePeakInterpolator.spanSamples - 1
         func peak(startingFromSilence: Bool) -> Double {
-            let samples = (0..<(history + 480)).map { n in
+            let samples = (0..<(history + 480 + TruePeakInterpolator.paddingSamples)).map { n in
                 n < history && startingFromSilence ? 0 : Float(sin(Double.pi / 2 * Double(n - history) + .pi / 4))
             }
-            return samples.withUnsafeBufferPointer { 20 * log10(interpolator.peak($0.baseAddress! + history, count: 480)) }
+            var peak = 0.0
+            samples.withUnsafeBufferPointer { interpolator.fold($0.baseAddress! + history, frames: 480, into: &peak) }
+            return 20 * log10(peak)
         }
         #expect(abs(peak(startingFromSilence: false)) <= 0.1)
         // Switched on abruptly, the band-limited waveform really overshoots at the start.
         let onset = peak(startingFromSilence: true)
         #expect(onset >= 0 && onset <= 0.2, "\(onset) dBTP")
-        #expect(TruePeakInterpolator(rate: 96000).factor == 2)
-        #expect(TruePeakInterpolator(rate: 192000).factor == 1)
+        #expect(TruePeakInterpolator(rate: 96000, channels: 1).factor == 2)
+        #expect(TruePeakInterpolator(rate: 192000, channels: 1).factor == 1)
     }
 }

@@ -3,6 +3,7 @@
 // run as the budget). Prints; asserts nothing. Run by bench/kernels (a release build).
 import Foundation
 import MediaKernels
+import MediaKernelsAVX2
 import ReplayKitModel
 
 func nanoseconds(_ body: () throws -> Void) rethrows -> Double {
@@ -162,10 +163,38 @@ func programmeAudio() {
     }
 }
 
+/// volumemeter's loudness path per 10 ms buffer of 48 kHz stereo S16LE, whole and by part.
+func loudness() {
+    let frames = 480, buffers = 1000, channels = 2
+    let floats = noise(count: frames * buffers * channels)
+    let raw = UnsafeMutableRawPointer.allocate(byteCount: floats.count * 2, alignment: 64)
+    let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 64 + frames * channels)
+    defer { raw.deallocate(); scratch.deallocate() }
+    floats.withUnsafeBufferPointer { PCMConversion.toS16LE($0.baseAddress!, samples: floats.count, into: raw) }
+    scratch.initialize(repeating: 0, count: 64 + frames * channels)
+    let chunk = scratch + 32
+    print("loudness, ns per 10 ms buffer of 48 kHz stereo S16LE (best of 7):")
+    func time(_ label: String, _ body: (Int) -> Void) {
+        print(String(format: "  %@: %.0f", label, best(7) { for b in 0 ..< buffers { body(b) } } / Double(buffers)))
+    }
+    let meter = LoudnessMeter(format: .s16le, rate: 48000, roles: [.front, .front])
+    time("LoudnessMeter.process") { meter.process(raw + $0 * frames * channels * 2, frames: frames) }
+    time("  S16LE -> Float") {
+        PCMConversion.toFloat(raw + $0 * frames * channels * 2, format: .s16le, samples: frames * channels, into: chunk)
+    }
+    var lanes = KWeightingLanes(rate: 48000)
+    var sink = SIMD2<Double>()
+    time("  K-weighting") { _ in sink += MediaKernelsAVX2.LoudnessLoops.kWeightedSquares(chunk, frames: frames, channels: channels, lone: false, &lanes) }
+    let interpolator = TruePeakInterpolator(rate: 48000, channels: channels)
+    var peaks = [0.0, 0.0]
+    time("  true peak") { _ in interpolator.fold(chunk, frames: frames, into: &peaks) }
+    if sink.sum() < 0 || peaks[0] < 0 { print("impossible") }
+}
+
 let groups: [String: () throws -> Void] = [
-    "resampler": resampler, "mixing": mixing, "pip": pip, "screen": screen, "audio": programmeAudio,
+    "resampler": resampler, "mixing": mixing, "pip": pip, "screen": screen, "audio": programmeAudio, "loudness": loudness,
 ]
-let order = ["resampler", "mixing", "pip", "screen", "audio"]
+let order = ["resampler", "mixing", "pip", "screen", "audio", "loudness"]
 let asked = CommandLine.arguments.dropFirst()
 if let unknown = asked.first(where: { groups[$0] == nil }) {
     FileHandle.standardError.write("unknown group \(unknown); groups: \(order.joined(separator: ", "))\n".data(using: .utf8)!)

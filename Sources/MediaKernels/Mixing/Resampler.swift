@@ -1,4 +1,3 @@
-import CCPUFeatures
 import Glibc
 import MediaKernelsAVX2
 
@@ -83,21 +82,13 @@ public final class Resampler {
     private var positionFrame = 0
     private var positionPhase = 0
 
-    /// Which compiled copy of the filtering loops runs.
-    enum Loops {
-        /// AVX2 + FMA where the CPU has them, else baseline.
-        case fastest
-        /// Baseline x86-64 whatever the CPU: tests compare the two copies with it.
-        case baseline
-    }
-
     /// - Parameter writeCapacity: input frames that must fit in one `write` after a drain.
     ///   Larger writes are accepted in parts (see `write`).
     public convenience init(inputRate: Int, outputRate: Int, channels: Int, writeCapacity: Int = 8192) {
         self.init(inputRate: inputRate, outputRate: outputRate, channels: channels, writeCapacity: writeCapacity, loops: .fastest)
     }
 
-    init(inputRate: Int, outputRate: Int, channels: Int, writeCapacity: Int = 8192, loops: Loops) {
+    init(inputRate: Int, outputRate: Int, channels: Int, writeCapacity: Int = 8192, loops: KernelLoops) {
         precondition((1...768_000).contains(inputRate) && (1...768_000).contains(outputRate), "rate out of range")
         precondition(channels >= 1, "need at least one channel")
         precondition(writeCapacity >= 1, "writeCapacity must be positive")
@@ -124,7 +115,7 @@ public final class Resampler {
             firstTapOffset = 1 - table.taps / 2
             lookaheadInputFrames = table.taps / 2
         }
-        if Self.cpuHasAVX2 && loops == .fastest {
+        if loops.useAVX2 {
             filterExact = { MediaKernelsAVX2.ResamplerLoops.filterExact(&$0, into: $1, frames: $2) }
             filterInterpolated = { MediaKernelsAVX2.ResamplerLoops.filterInterpolated(&$0, rows: $1, into: $2, frames: $3) }
         } else {
@@ -328,8 +319,4 @@ public final class Resampler {
     }
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
-
-    /// Whether the AVX2 + FMA loops run on this CPU; REPLAYCAST_BASELINE_KERNELS=1 forces the
-    /// baseline ones (to compare, or to test them on an AVX2 machine).
-    static let cpuHasAVX2: Bool = rc_cpu_has_avx2_fma() != 0 && getenv("REPLAYCAST_BASELINE_KERNELS") == nil
 }

@@ -1,20 +1,8 @@
 /// The resampler's inner loops: dot products of one channel's contiguous input history with
 /// one (or two) polyphase rows. `taps` is a multiple of 16 (see `ResamplingFilter.tapGranule`).
 ///
-/// Compiled twice, like ResamplerLoops: for baseline x86-64 products are added with `+=` on
-/// separate multiplies, because there a fused multiply-add is not an instruction and
-/// `addProduct` would be emulated lane by lane; in MediaKernelsAVX2 (RESAMPLER_FMA) each
-/// step is one fused multiply-add.
+/// Compiled twice, like ResamplerLoops; each step is `accumulate` (FusedMultiplyAdd.swift).
 enum ResamplerDotProducts {
-    @inline(__always)
-    static func accumulate(_ sum: inout SIMD8<Float>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) {
-        #if RESAMPLER_FMA
-        sum.addProduct(a, b)
-        #else
-        sum += a * b
-        #endif
-    }
-
     @inline(__always)
     static func dot(_ input: UnsafePointer<Float>, _ row: UnsafePointer<Float>, taps: Int) -> Float {
         let x = UnsafeRawPointer(input), h = UnsafeRawPointer(row)

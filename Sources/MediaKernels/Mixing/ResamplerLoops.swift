@@ -2,7 +2,7 @@
 /// baseline x86-64 (SSE) and, through a symbolic link, into MediaKernelsAVX2 with
 /// `-target-cpu haswell` (8-wide vectors, fused multiply-add); `Resampler` picks one at init
 /// by what the CPU has. One source, so the two cannot drift apart.
-#if !RESAMPLER_FMA
+#if !KERNELS_FMA
 import MediaKernelsAVX2
 #endif
 

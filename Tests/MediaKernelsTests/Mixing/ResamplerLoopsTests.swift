@@ -5,7 +5,7 @@ import Testing
 /// The filtering loops exist twice (baseline x86-64 and AVX2 + FMA, one source compiled
 /// twice): on a machine that runs the AVX2 copy, both must give the same output but for
 /// the rounding that fused multiply-adds change.
-@Suite(.enabled(if: Resampler.cpuHasAVX2, "the CPU has no AVX2 + FMA: only the baseline loops run here"))
+@Suite(.enabled(if: KernelLoops.cpuHasAVX2, "the CPU has no AVX2 + FMA: only the baseline loops run here"))
 struct ResamplerLoopsTests {
     /// 44.1k and 32k use exact polyphase rows, 44 056 Hz interpolated rows.
     @Test(arguments: [(44100, 1), (44100, 2), (32000, 1), (24000, 2), (44056, 2), (96000, 2)])

@@ -1,0 +1,1 @@
+../MediaKernels/FusedMultiplyAdd.swift

@@ -1,0 +1,1 @@
+../MediaKernels/LoudnessLoops.swift
