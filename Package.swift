@@ -8,11 +8,12 @@ let strictLinking: [LinkerSetting] =
     Context.environment["REPLAYCAST_ALLOW_UNDEFINED"] == "1" ? [] : [.unsafeFlags(["-Xlinker", "--no-undefined"])]
 
 // MediaKernelsAVX2 holds copies of the hottest loops built for AVX2 + FMA (Haswell, 2013, and
-// later); MediaKernels checks the CPU at run time and uses them only where they can run.
+// later); MediaKernels checks the CPU at run time and uses them only where they can run. Like
+// MediaKernels it is optimized in debug builds too (see there).
 #if arch(x86_64)
-let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"]), .define("KERNELS_FMA")]
+let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-O", "-target-cpu", "haswell"]), .define("KERNELS_FMA")]
 #else
-let avx2Settings: [SwiftSetting] = [.define("KERNELS_FMA")]
+let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-O"]), .define("KERNELS_FMA")]
 #endif
 
 let package = Package(
