@@ -32,7 +32,7 @@ static const RcProperty properties[] = {
       "Also measure EBU R128 loudness (momentary, short-term, integrated in LUFS) and true peak (dBTP)", FALSE, MUTABLE),
 };
 
-RC_PROPERTY_ACCESSORS(, RcVolumeMeter, settings, properties)
+RC_PROPERTY_ACCESSORS_COUNTED(, RcVolumeMeter, settings, properties, settings_writes)
 
 void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out) {
   rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
@@ -51,6 +51,7 @@ static void action_reset(RcVolumeMeter *self) {
   GST_OBJECT_LOCK(self);
   self->settings.loudness_resets++;
   GST_OBJECT_UNLOCK(self);
+  g_atomic_int_inc(&self->settings_writes);
 }
 
 static gboolean start(GstBaseTransform *trans) { return rc_volumemeter_start((RcVolumeMeter *)trans); }

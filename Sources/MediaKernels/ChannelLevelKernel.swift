@@ -179,6 +179,18 @@ private final class LaneAccumulator<L: SampleLoading> {
 
     /// Folds the lanes' extremes and the tails' peaks into `peaks` and clears them.
     private func collectPeaks(_ peaks: UnsafeMutablePointer<Double>) {
+        if period == 1 && L.foldPeaks(blocks[0].extremes, channels: channels, into: peaks) {
+            blocks[0].extremes = L.noExtremes
+        } else {
+            collectPeaksByPosition(peaks)
+        }
+        for c in 0..<channels {
+            peaks[c] = max(peaks[c], tailPeaks[c])
+            tailPeaks[c] = 0
+        }
+    }
+
+    private func collectPeaksByPosition(_ peaks: UnsafeMutablePointer<Double>) {
         for k in 0..<period {
             let extremes = blocks[k].extremes
             for sample in 0..<blockSamples {
@@ -186,10 +198,6 @@ private final class LaneAccumulator<L: SampleLoading> {
                 peaks[channel] = max(peaks[channel], L.peak(extremes, at: sample))
             }
             blocks[k].extremes = L.noExtremes
-        }
-        for c in 0..<channels {
-            peaks[c] = max(peaks[c], tailPeaks[c])
-            tailPeaks[c] = 0
         }
     }
 }

@@ -50,7 +50,8 @@ public final class LevelMeter {
     public let format: SampleFormat
     public let rate: Int
     public let channels: Int
-    public var settings: Settings {
+    // Read for every buffer by the streaming thread, its only user.
+    @exclusivity(unchecked) public var settings: Settings {
         didSet {
             if settings.loudness && !oldValue.loudness { loudnessMeter?.reset() }
             if settings.loudness && loudnessMeter == nil {

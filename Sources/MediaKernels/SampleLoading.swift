@@ -18,6 +18,10 @@ protocol SampleLoading {
     static func position(vector: Int, lane: Int) -> Int
     /// Largest magnitude (raw units) seen at position `sample` (0..<16) of the blocks.
     static func peak(_ extremes: Extremes, at sample: Int) -> Double
+    /// Raises peaks[c] to channel c's largest magnitude (raw units) in the blocks, when
+    /// `channels` divides 8 (then position p of every block is channel p mod channels);
+    /// false when the format leaves that to `peak(_:at:)` position by position.
+    static func foldPeaks(_ extremes: Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double
 }
 
@@ -45,6 +49,30 @@ enum Sixteen {
     static func peak(_ extremes: Extremes, at sample: Int) -> Double {
         max(Double(extremes.highest[sample]), -Double(extremes.lowest[sample]))
     }
+
+    /// The halves of the block fold onto each other (positions p and p + 8, then p + 4,
+    /// p + 2, p + 1 hold the same channel) in vector registers until `channels` lanes remain:
+    /// 16-bit audio is the common case, and position by position cost more than its samples.
+    static func foldPeaks(_ extremes: Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool {
+        var high8 = extremes.highest.lowHalf, low8 = extremes.lowest.lowHalf
+        high8.replace(with: extremes.highest.highHalf, where: extremes.highest.highHalf .> high8)
+        low8.replace(with: extremes.lowest.highHalf, where: extremes.lowest.highHalf .< low8)
+        var high4 = high8.lowHalf, low4 = low8.lowHalf
+        high4.replace(with: high8.highHalf, where: high8.highHalf .> high4)
+        low4.replace(with: low8.highHalf, where: low8.highHalf .< low4)
+        var high2 = high4.lowHalf, low2 = low4.lowHalf
+        high2.replace(with: high4.highHalf, where: high4.highHalf .> high2)
+        low2.replace(with: low4.highHalf, where: low4.highHalf .< low2)
+        func raise(_ c: Int, _ high: Int16, _ low: Int16) { peaks[c] = max(peaks[c], Double(high), -Double(low)) }
+        switch channels {
+        case 1: raise(0, max(high2[0], high2[1]), min(low2[0], low2[1]))
+        case 2: for c in 0..<2 { raise(c, high2[c], low2[c]) }
+        case 4: for c in 0..<4 { raise(c, high4[c], low4[c]) }
+        case 8: for c in 0..<8 { raise(c, high8[c], low8[c]) }
+        default: return false
+        }
+        return true
+    }
 }
 
 enum S16LELoad: SampleLoading {
@@ -62,6 +90,9 @@ enum S16LELoad: SampleLoading {
     }
     static func position(vector: Int, lane: Int) -> Int { Sixteen.position(vector: vector, lane: lane) }
     static func peak(_ extremes: Sixteen.Extremes, at sample: Int) -> Double { Sixteen.peak(extremes, at: sample) }
+    static func foldPeaks(_ extremes: Sixteen.Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool {
+        Sixteen.foldPeaks(extremes, channels: channels, into: peaks)
+    }
     @inline(__always)
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double {
         Double(Int16(littleEndian: base.loadUnaligned(fromByteOffset: sample &* 2, as: Int16.self)))
@@ -83,6 +114,9 @@ enum S16BELoad: SampleLoading {
     }
     static func position(vector: Int, lane: Int) -> Int { Sixteen.position(vector: vector, lane: lane) }
     static func peak(_ extremes: Sixteen.Extremes, at sample: Int) -> Double { Sixteen.peak(extremes, at: sample) }
+    static func foldPeaks(_ extremes: Sixteen.Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool {
+        Sixteen.foldPeaks(extremes, channels: channels, into: peaks)
+    }
     @inline(__always)
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double {
         Double(Int16(bigEndian: base.loadUnaligned(fromByteOffset: sample &* 2, as: Int16.self)))
@@ -91,6 +125,15 @@ enum S16BELoad: SampleLoading {
 
 /// Formats with 4- or 8-byte samples keep, per position, the largest integer "magnitude key".
 typealias KeyPair<Key: SIMDScalar> = (SIMD8<Key>, SIMD8<Key>)
+
+/// Wider formats collect their peaks position by position.
+extension SampleLoading where Extremes == KeyPair<Int32> {
+    static func foldPeaks(_ extremes: Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool { false }
+}
+
+extension SampleLoading where Extremes == KeyPair<Int64> {
+    static func foldPeaks(_ extremes: Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool { false }
+}
 
 enum S32LELoad: SampleLoading {
     static var bytesPerSample: Int { 4 }

@@ -1,5 +1,6 @@
 import Foundation
 import CGStreamer
+import CReplayCast
 import MediaKernels
 import Testing
 
@@ -91,5 +92,30 @@ import Testing
         let messages = harness.messages().filter { $0.name == "volumemeter" }
         #expect(messages.compactMap { $0.uint64("timestamp") } == [0, 100_000_000, 1_000_000_000])
         #expect(messages.compactMap { $0.uint64("duration") } == [100_000_000, 50_000_000, 100_000_000])
+    }
+
+    /// Properties written while buffers flow act from the next buffer on (the streaming
+    /// thread copies the settings again only when a write was counted): a shorter interval,
+    /// then messages off for one buffer and on again.
+    @Test func propertiesWrittenMidStreamActOnTheNextBuffer() {
+        let harness = Harness("volumemeter name=meter", caps: "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=1")
+        let chunk = Signals.encode(Signals.sine(frequency: 440, amplitude: 0.5, rate: 48000, frames: 2400), as: .s16le)
+        let meter = gst_bin_get_by_name(rc_bin(harness.element), "meter")!
+        defer { gst_object_unref(meter) }
+        let element = rc_gobject(meter)
+        harness.push(chunk, pts: 0)
+        harness.push(chunk, pts: 50_000_000)
+        gst_util_set_object_arg(element, "interval", "25000000")
+        harness.push(chunk, pts: 100_000_000)
+        harness.push(chunk, pts: 150_000_000)
+        gst_util_set_object_arg(element, "post-messages", "false")
+        harness.push(chunk, pts: 200_000_000)
+        gst_util_set_object_arg(element, "post-messages", "true")
+        harness.push(chunk, pts: 250_000_000)
+        harness.pushEOS()
+        let messages = harness.messages().filter { $0.name == "volumemeter" }
+        #expect(messages.compactMap { $0.uint64("timestamp") }
+                == [0, 100_000_000, 125_000_000, 150_000_000, 175_000_000, 250_000_000, 275_000_000])
+        #expect(messages.compactMap { $0.uint64("duration") } == [100_000_000] + Array(repeating: 25_000_000, count: 6))
     }
 }

@@ -18,6 +18,7 @@ typedef struct {
 typedef struct {
   GstBaseTransform parent;
   RcVolumeMeterSettings settings;
+  gint settings_writes; /* property writes and `reset` signals so far (atomic) */
   void *state; /* Swift VolumeMeter, retained; lives from instance init to finalize */
 } RcVolumeMeter;
 
@@ -27,5 +28,10 @@ typedef struct {
 
 GType rc_volumemeter_get_type(void);
 void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out);
+
+/* Changes whenever the settings may have: the streaming thread copies them only then. */
+static inline gint rc_volumemeter_settings_writes(RcVolumeMeter *self) {
+  return g_atomic_int_get(&self->settings_writes);
+}
 
 #endif

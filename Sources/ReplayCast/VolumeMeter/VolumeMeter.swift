@@ -4,7 +4,8 @@ import MediaKernels
 
 /// Streaming-side state of one volumemeter. Touched only by the streaming thread (caps,
 /// buffers, serialized events) and by start/stop while streaming is halted, so it needs no
-/// lock; properties live in the C instance and are copied once per buffer.
+/// lock; properties live in the C instance and are copied again when a write count there
+/// has moved (one atomic read per buffer).
 final class VolumeMeter {
     @exclusivity(unchecked) var format: AudioFormat?
     @exclusivity(unchecked) var meter: LevelMeter?
@@ -12,6 +13,9 @@ final class VolumeMeter {
     @exclusivity(unchecked) var baseTime: GstClockTime = .none
     /// The `reset` signals the meter has acted on.
     @exclusivity(unchecked) var loudnessResets: guint = 0
+    @exclusivity(unchecked) var postMessages = true
+    /// The C instance's write count when the settings were last copied; nil: copy them.
+    @exclusivity(unchecked) var settingsCopiedAt: gint?
 
     static func of(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> VolumeMeter {
         Unmanaged<VolumeMeter>.fromOpaque(element.pointee.state).takeUnretainedValue()
@@ -34,9 +38,11 @@ final class VolumeMeter {
         if format == self.format { return true }
         flush(element)
         self.format = format
-        let (settings, _, resets) = settings(element, rate: format.rate)
+        settingsCopiedAt = rc_volumemeter_settings_writes(element)
+        let (settings, post, resets) = settings(element, rate: format.rate)
         meter = LevelMeter(format: format.sampleFormat, rate: format.rate, roles: format.roles, settings: settings)
         loudnessResets = resets
+        postMessages = post
         baseTime = .none
         DebugLog.volumemeter.info(element, "metering \(format.sampleFormat) \(format.rate) Hz \(format.roles.count) channels, "
                                   + "intervals of \(settings.intervalFrames) frames, loudness \(settings.loudness ? "on" : "off")")
@@ -45,13 +51,19 @@ final class VolumeMeter {
 
     func transform(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
         guard let meter, let format else { return GST_FLOW_NOT_NEGOTIATED }
-        let (settings, postMessages, resets) = self.settings(element, rate: format.rate)
-        if settings != meter.settings { meter.settings = settings }
-        if resets != loudnessResets {
-            loudnessResets = resets
-            meter.resetLoudness()
-            DebugLog.volumemeter.info(element, "reset: integrated loudness, loudness range and maxima start again at \(buffer.presentationTime) ns")
+        let writes = rc_volumemeter_settings_writes(element)
+        if writes != settingsCopiedAt {
+            settingsCopiedAt = writes
+            let (settings, post, resets) = self.settings(element, rate: format.rate)
+            if settings != meter.settings { meter.settings = settings }
+            postMessages = post
+            if resets != loudnessResets {
+                loudnessResets = resets
+                meter.resetLoudness()
+                DebugLog.volumemeter.info(element, "reset: integrated loudness, loudness range and maxima start again at \(buffer.presentationTime) ns")
+            }
         }
+        let postMessages = postMessages
 
         let pts = buffer.presentationTime
         if pts.isValid {
@@ -125,6 +137,7 @@ final class VolumeMeter {
         rc_post_flush()
         meter = nil
         format = nil
+        settingsCopiedAt = nil
         baseTime = .none
     }
 
