@@ -95,21 +95,24 @@ extension KWeightingLanes {
     mutating func step(_ x: SIMD2<Double>, _ squares: inout SIMD2<Double>) {
         var y = s1
         accumulate(&y, b0, x)
-        var nextS1 = s2
-        accumulate(&nextS1, c1, x)
-        accumulate(&nextS1, minusA1, s1)
-        var nextS2 = c2 * x
-        accumulate(&nextS2, minusA2, s1)
-        s1 = nextS1
-        s2 = nextS2
+        Self.advance(&s1, &s2, input: x, c1, c2, minusA1, minusA2)
         let z = y + h1
-        var nextH1 = h2
-        accumulate(&nextH1, highC1, y)
-        accumulate(&nextH1, highMinusA1, h1)
-        var nextH2 = highC2 * y
-        accumulate(&nextH2, highMinusA2, h1)
-        h1 = nextH1
-        h2 = nextH2
+        Self.advance(&h1, &h2, input: y, highC1, highC2, highMinusA1, highMinusA2)
         accumulate(&squares, z, z)
+    }
+
+    /// One section's state after `input`: first' = −a1·first + second + c1·input,
+    /// second' = −a2·first + c2·input.
+    @inline(__always)
+    private static func advance(_ first: inout SIMD2<Double>, _ second: inout SIMD2<Double>, input: SIMD2<Double>,
+                                _ c1: SIMD2<Double>, _ c2: SIMD2<Double>, _ minusA1: SIMD2<Double>,
+                                _ minusA2: SIMD2<Double>) {
+        var nextFirst = second
+        accumulate(&nextFirst, c1, input)
+        accumulate(&nextFirst, minusA1, first)
+        var nextSecond = c2 * input
+        accumulate(&nextSecond, minusA2, first)
+        first = nextFirst
+        second = nextSecond
     }
 }
