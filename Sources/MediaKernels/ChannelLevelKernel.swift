@@ -54,8 +54,6 @@ private let blockSamples = 16
 /// keeps the relative rounding error of a sum below 1e-5 (≈ 0.00004 dB).
 private let blocksPerFlush = 64
 
-private func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
-
 /// Running sums and extremes of one block position (16 samples as two SIMD8 vectors).
 private struct BlockAccumulator<L: SampleLoading> {
     var sumA = SIMD8<L.Value>(repeating: 0), sumB = SIMD8<L.Value>(repeating: 0)

@@ -35,7 +35,7 @@ public final class LoudnessMeter {
     let useAVX2: Bool
     /// K-weighting per channel pair: channels 2k and 2k + 1 are the lanes of filters[k].
     let filters: UnsafeMutablePointer<KWeightingLanes>
-    let pairs: Int
+    var pairs: Int { weights.count }
 
     /// Interleaved Floats scaled to ±1: TruePeakInterpolator.spanSamples − 1 frames of
     /// history, then the chunk (at most one sub-block), then the interpolator's padding.
@@ -78,14 +78,13 @@ public final class LoudnessMeter {
         self.rate = rate
         self.format = format
         channels = roles.count
-        pairs = (roles.count + 1) / 2
-        weights = (0..<pairs).map { k in
+        weights = (0..<((roles.count + 1) / 2)).map { k in
             SIMD2(KWeighting.weight(roles[2 * k]), 2 * k + 1 < roles.count ? KWeighting.weight(roles[2 * k + 1]) : 0)
         }
         useAVX2 = loops.useAVX2
         interpolator = TruePeakInterpolator(rate: rate, channels: roles.count, loops: loops)
-        filters = .allocate(capacity: pairs)
-        filters.initialize(repeating: KWeightingLanes(rate: Double(rate)), count: pairs)
+        filters = .allocate(capacity: weights.count)
+        filters.initialize(repeating: KWeightingLanes(rate: Double(rate)), count: weights.count)
         historySamples = (TruePeakInterpolator.spanSamples - 1) * roles.count
         scratchCount = historySamples + (rate / Self.subBlocksPerSecond + 1) * roles.count
             + TruePeakInterpolator.paddingSamples
@@ -174,15 +173,10 @@ public final class LoudnessMeter {
         } else {
             chunk.update(repeating: 0, count: chunkSamples)
         }
+        let kWeightedSquares = useAVX2 ? MediaKernelsAVX2.LoudnessLoops.kWeightedSquares : LoudnessLoops.kWeightedSquares
         var energy = SIMD2<Double>()
         for k in 0..<pairs {
-            let lone = 2 * k + 1 == channels
-            let squares = useAVX2
-                ? MediaKernelsAVX2.LoudnessLoops.kWeightedSquares(chunk + 2 * k, frames: count, channels: channels,
-                                                                 lone: lone, &filters[k])
-                : LoudnessLoops.kWeightedSquares(chunk + 2 * k, frames: count, channels: channels, lone: lone,
-                                                 &filters[k])
-            energy += weights[k] * squares
+            energy += weights[k] * kWeightedSquares(chunk + 2 * k, count, channels, 2 * k + 1 == channels, &filters[k])
         }
         interpolator.fold(chunk, frames: count, into: truePeakStore)
         scratch.update(from: scratch + chunkSamples, count: historySamples)

@@ -25,6 +25,11 @@ protocol SampleLoading {
     static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double
 }
 
+/// Formats other than 16-bit collect their peaks position by position.
+extension SampleLoading {
+    static func foldPeaks(_ extremes: Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool { false }
+}
+
 /// Exact Int32 → Float for |x| < 2^22: add the bias as an integer, reinterpret, subtract it.
 @inline(__always)
 private func biasedFloat(_ x: SIMD8<Int32>) -> SIMD8<Float> {
@@ -125,15 +130,6 @@ enum S16BELoad: SampleLoading {
 
 /// Formats with 4- or 8-byte samples keep, per position, the largest integer "magnitude key".
 typealias KeyPair<Key: SIMDScalar> = (SIMD8<Key>, SIMD8<Key>)
-
-/// Wider formats collect their peaks position by position.
-extension SampleLoading where Extremes == KeyPair<Int32> {
-    static func foldPeaks(_ extremes: Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool { false }
-}
-
-extension SampleLoading where Extremes == KeyPair<Int64> {
-    static func foldPeaks(_ extremes: Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool { false }
-}
 
 enum S32LELoad: SampleLoading {
     static var bytesPerSample: Int { 4 }

@@ -43,7 +43,7 @@ public final class TruePeakInterpolator {
         for (p, phase) in Self.phases(factor: factor).enumerated() {
             for m in 0..<span { taps[phases * m + p] = SIMD8(repeating: phase[m]) }
         }
-        period = channels / Self.gcd(8, channels)
+        period = channels / gcd(8, channels)
         best = .allocate(capacity: period)
         best.initialize(repeating: .zero, count: period)
         laneChannel = .allocate(capacity: 8 * period)
@@ -88,20 +88,13 @@ public final class TruePeakInterpolator {
         return sum
     }
 
-    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
-
     /// Raises peaks[c] (linear) to the largest magnitude of channel c among `frames`
     /// interleaved frames from `samples` and the points interpolated between them. The
     /// (spanSamples − 1) · channels samples before `samples` must be readable — the previous
     /// inputs, zeros at the start of a stream — and so must `paddingSamples` after the frames.
     public func fold(_ samples: UnsafePointer<Float>, frames: Int, into peaks: UnsafeMutablePointer<Double>) {
-        let count = frames * channels
-        if useAVX2 {
-            MediaKernelsAVX2.LoudnessLoops.truePeaks(samples, count: count, channels: channels, taps: taps, best: best,
-                                                    period: period)
-        } else {
-            LoudnessLoops.truePeaks(samples, count: count, channels: channels, taps: taps, best: best, period: period)
-        }
+        let truePeaks = useAVX2 ? MediaKernelsAVX2.LoudnessLoops.truePeaks : LoudnessLoops.truePeaks
+        truePeaks(samples, frames * channels, channels, taps, best, period)
         for slot in 0..<period {
             let lanes = best[slot]
             for lane in 0..<8 {

@@ -96,7 +96,7 @@ public final class Resampler {
         self.outputRate = outputRate
         self.channels = channels
         self.writeCapacity = writeCapacity
-        let divisor = Self.gcd(inputRate, outputRate)
+        let divisor = gcd(inputRate, outputRate)
         phaseCount = outputRate / divisor
         inputStep = inputRate / divisor
         stepFrames = inputStep / phaseCount
@@ -317,6 +317,4 @@ public final class Resampler {
     private static func copy(_ source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>, count: Int) {
         UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count * MemoryLayout<Float>.size)
     }
-
-    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 }

@@ -14,8 +14,9 @@ final class VolumeMeter {
     /// The `reset` signals the meter has acted on.
     @exclusivity(unchecked) var loudnessResets: guint = 0
     @exclusivity(unchecked) var postMessages = true
-    /// The C instance's write count when the settings were last copied; nil: copy them.
-    @exclusivity(unchecked) var settingsCopiedAt: gint?
+    /// The C instance's write count when the settings were last copied (at caps, then
+    /// whenever it moved).
+    @exclusivity(unchecked) var settingsCopiedAt: gint = 0
 
     static func of(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> VolumeMeter {
         Unmanaged<VolumeMeter>.fromOpaque(element.pointee.state).takeUnretainedValue()
@@ -137,7 +138,6 @@ final class VolumeMeter {
         rc_post_flush()
         meter = nil
         format = nil
-        settingsCopiedAt = nil
         baseTime = .none
     }
 

@@ -1,0 +1,2 @@
+/// Euclid's greatest common divisor of two non-negative integers (rate ratios, lane periods).
+func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
