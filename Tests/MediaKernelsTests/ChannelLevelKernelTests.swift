@@ -1,4 +1,4 @@
-import MediaKernels
+@testable import MediaKernels
 import Testing
 
 @Suite struct ChannelLevelKernelTests {
@@ -31,14 +31,17 @@ import Testing
         return (bytes, values)
     }
 
-    @Test(arguments: SampleFormat.allCases)
-    func matchesAPlainDoubleLoop(format: SampleFormat) {
+    /// Both compiled copies of the loops (baseline x86-64 and AVX2) against plain Doubles.
+    @Test(arguments: SampleFormat.allCases, [KernelLoops.fastest, .baseline])
+    func matchesAPlainDoubleLoop(format: SampleFormat, loops: KernelLoops) {
+        var compared = 0
         for channels in 1...8 {
             for frames in [0, 1, 5, 15, 17, 333, 4801] {
                 let (bytes, values) = Self.rawSamples(format, count: frames * channels)
                 var sums = [Double](repeating: 0, count: channels)
                 var peaks = [Double](repeating: 0, count: channels)
-                let kernel = ChannelLevelKernel(format: format, channels: channels)
+                let kernel = ChannelLevelKernel(format: format, channels: channels, loops: loops)
+                #expect(kernel.usesAVX2 == (loops == .fastest && KernelLoops.cpuHasAVX2))
                 bytes.withUnsafeBytes { raw in
                     guard let base = raw.baseAddress else { return }
                     kernel.add(base, frames: frames)
@@ -50,9 +53,11 @@ import Testing
                     let peak = mine.map(abs).max() ?? 0
                     #expect(abs(sums[c] - sum) <= 1e-6 * max(sum, 1), "\(format) \(channels)ch \(frames) frames, channel \(c)")
                     #expect(abs(peaks[c] - peak) <= 1e-7 * max(peak, 1), "\(format) \(channels)ch \(frames) frames, channel \(c)")
+                    compared += 1
                 }
             }
         }
+        #expect(compared == 36 * 7)
     }
 
     /// Calls of any length keep adding to the same totals until drained; draining resets.

@@ -1,4 +1,5 @@
-/// Interleaved PCM sample layouts the kernels read.
+/// Interleaved PCM sample layouts the kernels read. Declared here, beside the loops compiled
+/// for AVX2 that are specialised per format; MediaKernels re-exports it under the same name.
 public enum SampleFormat: Sendable, Equatable, CaseIterable {
     case s16le, s16be, s32le, f32le, f64le
 

@@ -1,0 +1,1 @@
+../MediaKernels/GreatestCommonDivisor.swift

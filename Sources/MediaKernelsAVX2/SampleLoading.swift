@@ -1,0 +1,1 @@
+../MediaKernels/SampleLoading.swift
