@@ -1,19 +1,19 @@
 import Glibc
 import MediaKernelsAVX2
 
-/// EBU R128 / ITU-R BS.1770-4 loudness of an interleaved stream: momentary (400 ms),
-/// short-term (3 s), gated integrated loudness in LUFS, their maxima since the last reset,
-/// loudness range (EBU Tech 3342) and true peak per channel.
+/// EBU R128 / ITU-R BS.1770-4 loudness of an interleaved stream: momentary (400 ms), short-term
+/// (3 s), gated integrated loudness in LUFS, their maxima since the last reset, loudness range
+/// (EBU Tech 3342) and true peak per channel.
 ///
-/// Energy is collected in 10 ms sub-blocks whose boundaries are exact in samples
-/// (sub-block k spans [⌊k·rate/100⌋, ⌊(k+1)·rate/100⌋)), so results do not depend on buffer
-/// sizes, and momentary and short-term loudness are evaluated at every sub-block: fine
-/// enough for EBU Tech 3341's maximum-loudness cases, whose bursts start on a 20 ms grid.
-/// Every 100 ms a 400 ms gating block (75 % overlap) above the absolute gate enters a
-/// histogram of 0.01 LU bins that keeps each bin's exact energy sum; integrated loudness is
-/// read from it with the relative gate placed at bin resolution; the short-term loudness at
-/// the same moments feeds the loudness range (0.1 LU bins). Windows that reach back before
-/// the start count the missing time as silence. All memory is allocated at init.
+/// Energy is collected in 10 ms sub-blocks whose boundaries are exact in samples (sub-block k
+/// spans [⌊k·rate/100⌋, ⌊(k+1)·rate/100⌋)), so results do not depend on buffer sizes, and
+/// momentary and short-term loudness are evaluated at every sub-block: fine enough for EBU Tech
+/// 3341's maximum-loudness cases, whose bursts start on a 20 ms grid. Every 100 ms a 400 ms
+/// gating block (75 % overlap) above the absolute gate enters a histogram of 0.01 LU bins that
+/// keeps each bin's energy sum; integrated loudness is read from it with the relative gate
+/// placed at bin resolution, in O(log bins); the short-term loudness at the same moments feeds
+/// the loudness range (0.1 LU bins). Windows that reach back before the start count the missing
+/// time as silence. All memory is allocated at init.
 public final class LoudnessMeter {
     public static let absoluteGate = -70.0
     public static let relativeGate = -10.0
@@ -41,6 +41,7 @@ public final class LoudnessMeter {
     /// history, then the chunk (at most one sub-block), then the interpolator's padding.
     let scratch: UnsafeMutablePointer<Float>
     let historySamples: Int
+    let chunkOffset: Int
     let scratchCount: Int
 
     // Touched by one streaming thread only; dynamic exclusivity checks on this state cost
@@ -58,13 +59,8 @@ public final class LoudnessMeter {
     @exclusivity(unchecked) var maxMomentaryMeanSquare = 0.0
     @exclusivity(unchecked) var maxShortTermMeanSquare = 0.0
     @exclusivity(unchecked) var range = LoudnessRange()
-    @exclusivity(unchecked) var histogramEnergy: [Double]
-    @exclusivity(unchecked) var histogramCount: [Int]
-    /// Sums over all blocks that passed the absolute gate, and the highest bin in use, so
-    /// reading the integrated loudness scans only the bins above the relative gate.
-    @exclusivity(unchecked) var gatedEnergy = 0.0
-    @exclusivity(unchecked) var gatedCount = 0
-    @exclusivity(unchecked) var topBin = -1
+    /// Gating blocks above the absolute gate by loudness (0.01 LU bins), with their energies.
+    @exclusivity(unchecked) var gatingBlocks: BinnedTotals
     /// Per channel, the highest true peak of this interval, then of the intervals before it.
     let truePeakStore: UnsafeMutablePointer<Double>
     var earlierTruePeaks: UnsafeMutablePointer<Double> { truePeakStore + channels }
@@ -86,15 +82,15 @@ public final class LoudnessMeter {
         filters = .allocate(capacity: weights.count)
         filters.initialize(repeating: KWeightingLanes(rate: Double(rate)), count: weights.count)
         historySamples = (TruePeakInterpolator.spanSamples - 1) * roles.count
-        scratchCount = historySamples + (rate / Self.subBlocksPerSecond + 1) * roles.count
+        chunkOffset = (historySamples + 15) / 16 * 16
+        scratchCount = chunkOffset + (rate / Self.subBlocksPerSecond + 1) * roles.count
             + TruePeakInterpolator.paddingSamples
-        scratch = .allocate(capacity: scratchCount)
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCount * 4, alignment: 64)
+            .bindMemory(to: Float.self, capacity: scratchCount)
         let nominal = Double(rate) / Double(Self.subBlocksPerSecond)
         recentEnergy = Array(repeating: 0, count: Self.shortTermSubBlocks)
         recentFrames = Array(repeating: nominal, count: Self.shortTermSubBlocks)
-        let bins = Int((Self.histogramTop - Self.absoluteGate) * Self.binsPerLU)
-        histogramEnergy = Array(repeating: 0, count: bins)
-        histogramCount = Array(repeating: 0, count: bins)
+        gatingBlocks = BinnedTotals(bins: Int((Self.histogramTop - Self.absoluteGate) * Self.binsPerLU))
         truePeakStore = .allocate(capacity: 2 * roles.count)
         truePeakStore.initialize(repeating: 0, count: 2 * roles.count)
         reset()
@@ -125,13 +121,7 @@ public final class LoudnessMeter {
     /// A new programme starts: integrated loudness, loudness range and the maxima begin
     /// again; the momentary and short-term windows (and the filters) go on.
     public func resetProgramme() {
-        for k in histogramEnergy.indices {
-            histogramEnergy[k] = 0
-            histogramCount[k] = 0
-        }
-        gatedEnergy = 0
-        gatedCount = 0
-        topBin = -1
+        gatingBlocks.reset()
         maxMomentaryMeanSquare = 0
         maxShortTermMeanSquare = 0
         range.reset()
@@ -165,7 +155,7 @@ public final class LoudnessMeter {
     }
 
     private func filterChunk(_ samples: UnsafeRawPointer?, firstFrame: Int, count: Int) {
-        let chunk = scratch + historySamples
+        let chunk = scratch + chunkOffset
         let chunkSamples = count * channels
         if let samples {
             PCMConversion.toFloat(samples + firstFrame * channels * format.bytesPerSample, format: format,
@@ -179,7 +169,7 @@ public final class LoudnessMeter {
             energy += weights[k] * kWeightedSquares(chunk + 2 * k, count, channels, 2 * k + 1 == channels, &filters[k])
         }
         interpolator.fold(chunk, frames: count, into: truePeakStore)
-        scratch.update(from: scratch + chunkSamples, count: historySamples)
+        (chunk - historySamples).update(from: chunk + chunkSamples - historySamples, count: historySamples)
         subBlockEnergy += energy.sum()
     }
 
@@ -207,12 +197,8 @@ public final class LoudnessMeter {
         guard subBlockIndex >= Self.momentarySubBlocks else { return }
         let blockLoudness = Self.loudness(meanSquare: momentaryMeanSquare)
         if blockLoudness > Self.absoluteGate {
-            let bin = min(Int((blockLoudness - Self.absoluteGate) * Self.binsPerLU), histogramCount.count - 1)
-            histogramCount[bin] += 1
-            histogramEnergy[bin] += momentaryMeanSquare
-            gatedEnergy += momentaryMeanSquare
-            gatedCount += 1
-            topBin = max(topBin, bin)
+            let bin = min(Int((blockLoudness - Self.absoluteGate) * Self.binsPerLU), gatingBlocks.bins - 1)
+            gatingBlocks.add(bin: bin, value: momentaryMeanSquare)
         }
     }
 
@@ -251,14 +237,13 @@ public final class LoudnessMeter {
     /// Gated integrated loudness of everything since the last reset; the floor until a
     /// block has passed the absolute gate.
     public var integrated: Double {
-        guard gatedCount > 0 else { return Decibels.floor }
-        let gate = Self.loudness(meanSquare: gatedEnergy / Double(gatedCount)) + Self.relativeGate
+        let total = gatingBlocks.totalCount
+        guard total > 0 else { return Decibels.floor }
+        let gate = Self.loudness(meanSquare: gatingBlocks.totalSum / Double(total)) + Self.relativeGate
         let firstBin = max(0, Int(((gate - Self.absoluteGate) * Self.binsPerLU).rounded(.up)))
-        var energy = 0.0, count = 0
-        for bin in stride(from: firstBin, through: topBin, by: 1) {
-            energy += histogramEnergy[bin]
-            count += histogramCount[bin]
-        }
-        return count > 0 ? Self.loudness(meanSquare: energy / Double(count)) : Decibels.floor
+        let gatedOut = gatingBlocks.below(firstBin)
+        let count = total - gatedOut.count
+        return count > 0 ? Self.loudness(meanSquare: (gatingBlocks.totalSum - gatedOut.sum) / Double(count))
+            : Decibels.floor
     }
 }

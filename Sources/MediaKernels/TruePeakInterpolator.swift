@@ -1,14 +1,14 @@
 import Glibc
 import MediaKernelsAVX2
 
-/// Oversampled peak estimate per ITU-R BS.1770-4 Annex 2, per channel of an interleaved
-/// stream: 4x for rates below 96 kHz, 2x below 192 kHz, none above. The interpolator is a
-/// windowed-sinc polyphase FIR spanning 12 input samples; phase 0 is the input itself, so the true peak is never below the sample
-/// peak. The Kaiser window (β = 5) keeps the passband flat up to about 20 kHz at 48 kHz:
-/// on EBU Tech 3341's true-peak signals (#15-23) it under-reads by at most 0.04 dB and
-/// over-reads by at most 0.05 dB, where a Blackman-Harris window of the same length
-/// under-read #22 by 0.23 dB. Single precision is plenty for a peak (errors near 1e-7 dB) and
-/// doubles the vector width. All memory is allocated at init.
+/// Oversampled peak estimate per ITU-R BS.1770-4 Annex 2, per channel of an interleaved stream: 4x
+/// for rates below 96 kHz, 2x below 192 kHz, none above. The interpolator is a windowed-sinc
+/// polyphase FIR spanning 12 input samples; phase 0 is the input itself, so the true peak is never
+/// below the sample peak. The Kaiser window (β = 5) keeps the passband flat up to about 20 kHz at
+/// 48 kHz: on EBU Tech 3341's true-peak signals (#15-23) it under-reads by at most 0.04 dB and
+/// over-reads by at most 0.05 dB, where a Blackman-Harris window of the same length under-read #22
+/// by 0.23 dB. Single precision is plenty for a peak (errors near 1e-7 dB) and doubles the vector
+/// width. All memory is allocated at init.
 public final class TruePeakInterpolator {
     public static let spanSamples = LoudnessLoops.truePeakSpan
     /// Samples after the frames handed to `fold` that must be readable (never used).
@@ -16,8 +16,10 @@ public final class TruePeakInterpolator {
     static let kaiserBeta = 5.0
     public let factor: Int
     public let channels: Int
-    /// taps[phases · m + p − 1]: phase p's coefficient for the input m frames back, repeated
-    /// in every lane; zero for the phases that coarser oversampling does not have.
+    /// taps[3m ..< 3m + 3] for the inputs m and 11 − m frames back (m < 6), repeated in every
+    /// lane: the middle phase's coefficient, and the half sum and half difference of phase
+    /// 1's coefficients for them (LoudnessLoops.truePeaks says why); zero where coarser
+    /// oversampling has no such phase.
     let taps: UnsafeMutablePointer<SIMD8<Float>>
     /// Vector k of a call holds samples 8k ..< 8k + 8, so its lanes' channels repeat every
     /// `period` vectors: best[k mod period] keeps their maxima, and lane l of best[s] is
@@ -37,11 +39,17 @@ public final class TruePeakInterpolator {
         self.factor = factor
         self.channels = channels
         useAVX2 = loops.useAVX2
-        let phases = LoudnessLoops.truePeakPhases, span = Self.spanSamples
-        taps = .allocate(capacity: phases * span)
-        taps.initialize(repeating: .zero, count: phases * span)
-        for (p, phase) in Self.phases(factor: factor).enumerated() {
-            for m in 0..<span { taps[phases * m + p] = SIMD8(repeating: phase[m]) }
+        let span = Self.spanSamples, pairTaps = LoudnessLoops.truePeakPairTaps
+        taps = .allocate(capacity: span / 2 * pairTaps)
+        taps.initialize(repeating: .zero, count: span / 2 * pairTaps)
+        let phases = Self.phases(factor: factor)
+        for m in 0..<(span / 2) {
+            let mirror = span - 1 - m
+            if factor >= 2 { taps[pairTaps * m] = SIMD8(repeating: phases[factor / 2 - 1][m]) }
+            if factor == 4 {
+                taps[pairTaps * m + 1] = SIMD8(repeating: (phases[0][m] + phases[0][mirror]) / 2)
+                taps[pairTaps * m + 2] = SIMD8(repeating: (phases[0][m] - phases[0][mirror]) / 2)
+            }
         }
         period = channels / gcd(8, channels)
         best = .allocate(capacity: period)
