@@ -5,8 +5,9 @@
 /// Everything here is written with concrete SIMD types so it lowers to plain vector
 /// instructions: Swift's generic SIMD conversions and comparisons became per-lane calls and
 /// loops on baseline x86-64. Integer bit tricks stand in for them: Int32 → Float through the
-/// 1.5·2^23 float bias, 16-bit peaks through Int16 max/min, float peaks through integer
-/// compares of the magnitude bits.
+/// 1.5·2^23 float bias (where AVX2 has no single instruction for it), 16-bit peaks through
+/// Int16 max/min, float peaks through integer compares of the magnitude bits. This file is
+/// compiled twice, with LevelLoops.
 protocol SampleLoading {
     associatedtype Value: BinaryFloatingPoint & SIMDScalar
     associatedtype Extremes
@@ -30,10 +31,16 @@ extension SampleLoading {
     static func foldPeaks(_ extremes: Extremes, channels: Int, into peaks: UnsafeMutablePointer<Double>) -> Bool { false }
 }
 
-/// Exact Int32 → Float for |x| < 2^22: add the bias as an integer, reinterpret, subtract it.
+/// Exact Int32 → Float for |x| < 2^22. AVX2 converts eight lanes in one instruction; on
+/// baseline x86-64 the generic conversion goes lane by lane, so there the bias is added as an
+/// integer, the bits reinterpreted and the bias subtracted.
 @inline(__always)
-private func biasedFloat(_ x: SIMD8<Int32>) -> SIMD8<Float> {
+private func exactFloat(_ x: SIMD8<Int32>) -> SIMD8<Float> {
+    #if KERNELS_FMA
+    SIMD8<Float>(x)
+    #else
     unsafeBitCast(x &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
+    #endif
 }
 
 /// 16-bit samples: the low halves of a block's Int32 lanes are its even samples, the high
@@ -47,7 +54,7 @@ enum Sixteen {
         extremes.highest.replace(with: samples, where: samples .> extremes.highest)
         extremes.lowest.replace(with: samples, where: samples .< extremes.lowest)
         let pairs = unsafeBitCast(samples, to: SIMD8<Int32>.self)
-        return (biasedFloat((pairs &<< 16) &>> 16), biasedFloat(pairs &>> 16))
+        return (exactFloat((pairs &<< 16) &>> 16), exactFloat(pairs &>> 16))
     }
 
     static func position(vector: Int, lane: Int) -> Int { 2 * lane + vector }
@@ -148,7 +155,7 @@ enum S32LELoad: SampleLoading {
     /// Full-range Int32 → Float as high·65536 + low, each half exact through the bias.
     @inline(__always)
     private static func wide(_ x: SIMD8<Int32>) -> SIMD8<Float> {
-        biasedFloat(x &>> 16) * 65536 + biasedFloat(x & 0xFFFF)
+        exactFloat(x &>> 16) * 65536 + exactFloat(x & 0xFFFF)
     }
     static func position(vector: Int, lane: Int) -> Int { 8 * vector + lane }
     static func peak(_ extremes: KeyPair<Int32>, at sample: Int) -> Double {
