@@ -95,15 +95,17 @@ extension VideoFrame {
         let weight = Swift.min(Swift.max(Int(alpha * 255), 0), 255)
         for index in 0..<format.planeCount {
             let span = placement.span(plane: index), target = plane(index), source = picture.plane(index)
+            if format.isYUV && alpha >= 1 {
+                PlaneCopy.copy(from: source.pixel(x: span.sourceX, y: span.sourceY), stride: source.stride,
+                               to: target.pixel(x: span.destinationX, y: span.destinationY), stride: target.stride,
+                               rowBytes: span.width * target.bytesPerPixel, rows: span.height)
+                continue
+            }
             for row in 0..<span.height {
                 let d = target.pixel(x: span.destinationX, y: span.destinationY + row)
                 let s = source.pixel(x: span.sourceX, y: span.sourceY + row)
                 if format.isYUV {
-                    if alpha >= 1 {
-                        d.update(from: s, count: span.width * target.bytesPerPixel)
-                    } else {
-                        RowKernels.blend(d, s, count: span.width * target.bytesPerPixel, alpha: weight)
-                    }
+                    RowKernels.blend(d, s, count: span.width * target.bytesPerPixel, alpha: weight)
                 } else {
                     RowKernels.blendPacked(d, s, pixels: span.width, alpha: weight)
                 }
