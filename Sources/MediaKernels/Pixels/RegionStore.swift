@@ -12,7 +12,8 @@ public final class RegionStore {
         var offset: Int
     }
 
-    private var entries: [Entry] = []
+    // Changed on every in-place frame; the store is not for concurrent use.
+    @exclusivity(unchecked) private var entries: [Entry] = []
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0
     private var used = 0
