@@ -71,8 +71,9 @@ extension VideoFrame {
         }
     }
 
-    /// Draws `picture` (same format, any size) with its top-left corner at `position`, in
-    /// place, the way `compositor` blends one pad over its output (GStreamer 1.22):
+    /// Draws `picture` (same format, any size, not in this frame's memory) with its top-left
+    /// corner at `position`, in place, the way `compositor` blends one pad over its output
+    /// (GStreamer 1.22):
     ///
     /// - `Placement` snapping and clipping (odd positions round up to even in 4:2:0);
     /// - `alpha` is the pad's `alpha`: 0 draws nothing; exactly 1 copies bytes (4:2:0) or
