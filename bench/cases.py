@@ -104,7 +104,7 @@ CASES = [
         "baseline": SCREEN_1080P + " ! fakesink sync=false " + CAMERA_270P + " ! fakesink sync=false",
         "buffers": 900,            # 30 s of video
         "callgrind_buffers": 30,
-        "target": 3.0,
+        "target": 5.0,
         "note": ["python3", "bench/frame_copy.py", "1920", "1080"],
     },
 ]

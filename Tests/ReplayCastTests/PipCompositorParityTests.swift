@@ -102,6 +102,22 @@ import Testing
         print("repeats (sink keeps last buffer: \(sinkKeepsLastBuffer)): \(outcome.differingBytes) of \(outcome.comparedBytes) bytes differ; plans \(outcome.plans)")
     }
 
+    /// A PiP wider than the vector copies' steps (481 pixels: luma and NV12 chroma rows of
+    /// 481-482 bytes, I420 chroma of 241, RGBA rows of 1924), at an odd position, over a main
+    /// picture repeated 6 times while the PiP moves: drawn and restored bit-exact.
+    @Test(arguments: [PixelFormat.nv12, .i420, .rgba])
+    func widePiPIsBitExactAcrossRepeats(format: PixelFormat) throws {
+        let main = "videotestsrc pattern=smpte num-buffers=2 ! \(videoCaps(format, 960, 540, fps: "5/1"))"
+        let pips = ["videotestsrc pattern=ball num-buffers=12 ! \(videoCaps(format, 481, 271))"]
+        let outcome = try Self.compare(main: main, pips: pips, properties: "sink_1::xpos=401 sink_1::ypos=57",
+                                       output: videoCaps(format, 960, 540), sink: "fakesink enable-last-sample=false",
+                                       change: (after: 3, pad: "sink_1", name: "xpos", value: "201"))
+        #expect(outcome.ours.count == 12)
+        #expect(outcome.differingBytes == 0, "\(format)")
+        #expect(outcome.plans.taken == 2 && outcome.plans.reuseHeld == 10, "\(outcome.plans)")
+        print("wide PiP \(format): \(outcome.differingBytes) of \(outcome.comparedBytes) bytes differ; plans \(outcome.plans)")
+    }
+
     /// A main buffer that a tee shares with another branch is not ours to write: one copy.
     @Test func sharedMainBufferIsCopiedOnce() throws {
         // The other branch's appsink keeps every buffer (nobody pulls), so each is shared when drawn.

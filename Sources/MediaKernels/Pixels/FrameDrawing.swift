@@ -71,8 +71,9 @@ extension VideoFrame {
         }
     }
 
-    /// Draws `picture` (same format, any size) with its top-left corner at `position`, in
-    /// place, the way `compositor` blends one pad over its output (GStreamer 1.22):
+    /// Draws `picture` (same format, any size, not in this frame's memory) with its top-left
+    /// corner at `position`, in place, the way `compositor` blends one pad over its output
+    /// (GStreamer 1.22):
     ///
     /// - `Placement` snapping and clipping (odd positions round up to even in 4:2:0);
     /// - `alpha` is the pad's `alpha`: 0 draws nothing; exactly 1 copies bytes (4:2:0) or
@@ -95,15 +96,17 @@ extension VideoFrame {
         let weight = Swift.min(Swift.max(Int(alpha * 255), 0), 255)
         for index in 0..<format.planeCount {
             let span = placement.span(plane: index), target = plane(index), source = picture.plane(index)
+            if format.isYUV && alpha >= 1 {
+                PlaneCopy.copy(from: source.pixel(x: span.sourceX, y: span.sourceY), stride: source.stride,
+                               to: target.pixel(x: span.destinationX, y: span.destinationY), stride: target.stride,
+                               rowBytes: span.width * target.bytesPerPixel, rows: span.height)
+                continue
+            }
             for row in 0..<span.height {
                 let d = target.pixel(x: span.destinationX, y: span.destinationY + row)
                 let s = source.pixel(x: span.sourceX, y: span.sourceY + row)
                 if format.isYUV {
-                    if alpha >= 1 {
-                        d.update(from: s, count: span.width * target.bytesPerPixel)
-                    } else {
-                        RowKernels.blend(d, s, count: span.width * target.bytesPerPixel, alpha: weight)
-                    }
+                    RowKernels.blend(d, s, count: span.width * target.bytesPerPixel, alpha: weight)
                 } else {
                     RowKernels.blendPacked(d, s, pixels: span.width, alpha: weight)
                 }

@@ -12,7 +12,8 @@ public final class RegionStore {
         var offset: Int
     }
 
-    private var entries: [Entry] = []
+    // Changed on every in-place frame; the store is not for concurrent use.
+    @exclusivity(unchecked) private var entries: [Entry] = []
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0
     private var used = 0
@@ -49,10 +50,9 @@ public final class RegionStore {
         for index in 0..<frame.format.planeCount {
             let span = placement.span(plane: index), plane = frame.plane(index)
             let rowBytes = span.width * plane.bytesPerPixel
-            for row in 0..<span.height {
-                cursor.copyMemory(from: plane.pixel(x: span.destinationX, y: span.destinationY + row), byteCount: rowBytes)
-                cursor += rowBytes
-            }
+            PlaneCopy.copy(from: plane.pixel(x: span.destinationX, y: span.destinationY), stride: plane.stride,
+                           to: cursor, stride: rowBytes, rowBytes: rowBytes, rows: span.height)
+            cursor += rowBytes * span.height
         }
         used += bytes
     }
@@ -69,11 +69,9 @@ public final class RegionStore {
                 precondition(span.destinationX + span.width <= plane.width && span.destinationY + span.height <= plane.height,
                              "restoring into a smaller frame")
                 let rowBytes = span.width * plane.bytesPerPixel
-                for row in 0..<span.height {
-                    UnsafeMutableRawPointer(plane.pixel(x: span.destinationX, y: span.destinationY + row))
-                        .copyMemory(from: cursor, byteCount: rowBytes)
-                    cursor += rowBytes
-                }
+                PlaneCopy.copy(from: cursor, stride: rowBytes, to: plane.pixel(x: span.destinationX, y: span.destinationY),
+                               stride: plane.stride, rowBytes: rowBytes, rows: span.height)
+                cursor += rowBytes * span.height
             }
         }
     }

@@ -41,8 +41,9 @@ final class PipCompositor {
     private var pads: UnsafeMutablePointer<RcPipPadSnapshot>
     private var capacity = 8
     private var count = 0
-    private var settings = RcPipCompositorSettings()
-    private var output = GstVideoInfo()
+    // Handed to C by address several times a frame by the aggregator thread, their only user.
+    @exclusivity(unchecked) private var settings = RcPipCompositorSettings()
+    @exclusivity(unchecked) private var output = GstVideoInfo()
     private var outputFormat: VideoFormat?
     /// Per pad: where its picture goes this frame and whether it is drawn.
     private var targets: UnsafeMutablePointer<PixelRect>

@@ -22,6 +22,22 @@ import Testing
         #expect(main.bytes == pristine.bytes)
     }
 
+    /// Rows wide enough for the vector copies (a 480-pixel PiP row is 480 bytes in each NV12
+    /// plane), at an odd position, restored byte for byte.
+    @Test(arguments: PixelFormat.allCases)
+    func wideRectanglesAreRestoredExactly(format: PixelFormat) {
+        let main = TestImage(format, 640, 40, seed: 11)
+        let pristine = main.copy()
+        let store = RegionStore()
+        let rect = PixelRect(x: 77, y: 5, width: 481, height: 27)
+        store.save(rect, of: main.frame)
+        main.frame.draw(TestImage(format, 481, 27, seed: 12).frame, at: rect.origin)
+        let drawn = main.bytes != pristine.bytes
+        store.restore(into: main.frame)
+        let restored = main.bytes == pristine.bytes
+        #expect(drawn && restored, "\(format): drawn \(drawn), restored \(restored)")
+    }
+
     @Test func storageIsReusedOnceTheGeometryIsSteady() {
         let main = TestImage(.nv12, 64, 48, seed: 3)
         let store = RegionStore()

@@ -1,0 +1,1 @@
+../MediaKernels/Pixels/RowCopyLoops.swift
