@@ -182,12 +182,16 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
   RcRtmpReconnectSink *self = (RcRtmpReconnectSink *)element;
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && !rc_rtmpreconnectsink_start(self))
     return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    rc_rtmpreconnectsink_set_playing(self, FALSE);
   GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_rtmpreconnectsink_parent_class)->change_state(element, transition);
   /* After the pads stopped: no streaming thread is inside the element any more. */
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
     rc_rtmpreconnectsink_stop(self);
   if (ret == GST_STATE_CHANGE_FAILURE)
     return ret;
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+    rc_rtmpreconnectsink_set_playing(self, TRUE);
   /* A network sink does not preroll: nothing it holds decides when the pipeline can play. */
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED || transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
     ret = GST_STATE_CHANGE_NO_PREROLL;

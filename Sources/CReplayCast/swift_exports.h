@@ -70,6 +70,8 @@ void rc_rtmpreconnectsink_state_free(void *state);
 gboolean rc_rtmpreconnectsink_start(RcRtmpReconnectSink *self);
 /* PAUSED -> READY, after the pads stopped: ends the connection and its thread. */
 void rc_rtmpreconnectsink_stop(RcRtmpReconnectSink *self);
+/* PAUSED -> PLAYING (TRUE) and PLAYING -> PAUSED (FALSE): a due EOS is posted in PLAYING. */
+void rc_rtmpreconnectsink_set_playing(RcRtmpReconnectSink *self, gboolean playing);
 /* Take ownership of the buffer or event. */
 GstFlowReturn rc_rtmpreconnectsink_chain(RcRtmpReconnectSink *self, RcRtmpStream stream, GstBuffer *buffer);
 gboolean rc_rtmpreconnectsink_sink_event(RcRtmpReconnectSink *self, RcRtmpStream stream, GstEvent *event);

@@ -37,6 +37,16 @@ import Testing
                 + "videotestsrc num-buffers=9 pattern=ball ! video/x-raw,format=NV12,width=32,height=24,framerate=30/1 ! pip.sink_1 "
                 + "pipcompositor name=pip sink_1::xpos=8 sink_1::ypos=8 ! fakesink sync=true name=out",
              observed: ["out"], messages: false),
+        // No server on the port: the first attempt is refused at once (one rtmp-reconnecting
+        // message, long before the frames, paced by identity, end; the retry is 10 s away) and
+        // a run ends in EOS without a connection. The raw
+        // frames are observed through the tee (the encoder's output varies from run to run).
+        Case(element: "rtmpreconnectsink",
+             description: "videotestsrc num-buffers=9 ! video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t "
+                + "! queue ! identity sync=true ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=3 ! h264parse ! rtmp.video "
+                + "t. ! queue ! fakesink sync=true name=out "
+                + "rtmpreconnectsink name=rtmp location=rtmp://127.0.0.1:9/live/matrix retry-delay=10000000000",
+             observed: ["out"], messages: true),
     ]
 
     static func baseline(_ matrix: StateMatrix, _ c: Case) -> StateMatrix.Outcome? {

@@ -234,11 +234,12 @@ final class ConnectionThread {
         close()
         retryAt = nil
         endDeadline = nil
-        let seqnum = gate.withLock { $0.eosSeqnum }
-        let eos = gst_message_new_eos(rc_object(element))!
-        if let seqnum { gst_message_set_seqnum(eos, seqnum) }
-        DebugLog.rtmpreconnectsink.info(element, "every stream ended")
-        gst_element_post_message(rc_element(element), eos)
+        let (playing, seqnum) = gate.withLock { gate in
+            gate.finished = true
+            return (gate.playing, gate.eosSeqnum)
+        }
+        DebugLog.rtmpreconnectsink.info(element, playing ? "every stream ended" : "every stream ended, EOS waits for PLAYING")
+        if playing { RtmpReconnectSink.postEndOfStream(element, seqnum: seqnum) }
     }
 
     private func close() {

@@ -74,8 +74,13 @@ final class RtmpConnection {
     }
 
     /// Unlinks the element's pads and stops the pipeline: a push under way returns FLUSHING.
+    /// The bus stops forwarding to the inbox: messages left there hold the pipeline, and the
+    /// forwarding held the inbox, a cycle that leaked both when a stop came mid-attempt.
     func close() {
         gst_element_set_state(pipeline, GST_STATE_NULL)
+        let bus = gst_element_get_bus(pipeline)!
+        gst_bus_set_sync_handler(bus, nil, nil, nil)
+        gst_object_unref(bus)
         for link in links {
             gst_pad_unlink(link.out, link.queuePad)
             gst_object_unref(link.queuePad)

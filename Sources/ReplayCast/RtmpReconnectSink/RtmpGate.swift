@@ -25,6 +25,12 @@ struct RtmpGate: ~Copyable {
     var live: Bool?
     var ended: Set<Int> = []
     var eosSeqnum: guint32?
+    /// The element's EOS is due (every stream ended and the server has it, or cannot get
+    /// it). A bin forgets its sinks' EOS messages when it goes to PAUSED, so, as GstBaseSink
+    /// does, the EOS is posted only in PLAYING and again on every return to PLAYING.
+    var finished = false
+    /// Set by the state changes PAUSED → PLAYING and back.
+    var playing = false
     var kept = KeptMedia()
     /// Buffers dropped since the last connection was lost (or since start).
     var dropped: GstClockTime = 0
@@ -77,6 +83,7 @@ struct RtmpGate: ~Copyable {
         live = nil
         ended = []
         eosSeqnum = nil
+        finished = false
         kept.clear()
         dropped = 0
     }

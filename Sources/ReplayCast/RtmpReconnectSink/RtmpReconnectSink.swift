@@ -72,6 +72,22 @@ final class RtmpReconnectSink {
         rc_rtmpreconnectsink_publish(element, RC_RTMP_STOPPED, 0)
     }
 
+    /// PAUSED → PLAYING (true) and back: an EOS that is due is posted on entering PLAYING.
+    func setPlaying(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ playing: Bool) {
+        let (post, seqnum) = gate.withLock { gate in
+            gate.playing = playing
+            return (playing && gate.finished, gate.eosSeqnum)
+        }
+        if post { Self.postEndOfStream(element, seqnum: seqnum) }
+    }
+
+    static func postEndOfStream(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, seqnum: guint32?) {
+        let eos = gst_message_new_eos(rc_object(element))!
+        if let seqnum { gst_message_set_seqnum(eos, seqnum) }
+        DebugLog.rtmpreconnectsink.debug(element, "posting EOS")
+        gst_element_post_message(rc_element(element), eos)
+    }
+
     func chain(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
                _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
         let index = Int(stream.rawValue)
@@ -126,6 +142,7 @@ final class RtmpReconnectSink {
         case GST_EVENT_FLUSH_STOP:
             gate.withLock { gate in
                 gate.ended.remove(index)
+                gate.finished = false
                 gate.awaitingKeyframe = true
             }
         default:
@@ -189,6 +206,11 @@ func rtmpReconnectSinkStart(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>
 @_cdecl("rc_rtmpreconnectsink_stop")
 func rtmpReconnectSinkStop(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) {
     RtmpReconnectSink.of(element).stop(element)
+}
+
+@_cdecl("rc_rtmpreconnectsink_set_playing")
+func rtmpReconnectSinkSetPlaying(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ playing: gboolean) {
+    RtmpReconnectSink.of(element).setPlaying(element, playing != 0)
 }
 
 @_cdecl("rc_rtmpreconnectsink_chain")
