@@ -7,17 +7,24 @@
 /// input runs further ahead than ever before. Not synchronised: users that share one
 /// between threads keep it behind a lock (so it may live in a `Mutex`).
 public final class StereoTimeline: @unchecked Sendable {
-    public private(set) var start: Int64 = 0
-    public private(set) var count = 0
-    public var end: Int64 { start + Int64(count) }
+    // Used by one thread at a time (its users lock around it); dynamic exclusivity checks,
+    // about ten per output buffer and input, cost more than the bookkeeping they guard.
+    // Read from other modules through getters: there, a stored property is accessed in
+    // place, checked again.
+    public var start: Int64 { firstFrame }
+    public var count: Int { frameCount }
+    public var end: Int64 { firstFrame + Int64(frameCount) }
 
-    private var capacity: Int
-    private var offset = 0
-    private var samples: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) private var firstFrame: Int64 = 0
+    @exclusivity(unchecked) private var frameCount = 0
+
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var offset = 0
+    @exclusivity(unchecked) private var samples: UnsafeMutablePointer<Float>
     /// Runs of one kind: (first frame, from input data), in order, covering [start, end);
     /// entries before `firstRun` are stale. Capacity is reserved, so appends do not allocate.
-    private var runs: [(first: Int64, present: Bool)] = []
-    private var firstRun = 0
+    @exclusivity(unchecked) private var runs: [(first: Int64, present: Bool)] = []
+    @exclusivity(unchecked) private var firstRun = 0
 
     public init(capacity: Int) {
         self.capacity = max(capacity, 1024)
@@ -31,8 +38,8 @@ public final class StereoTimeline: @unchecked Sendable {
 
     /// Empties the timeline; the next frame appended goes to `index`.
     public func reset(at index: Int64) {
-        start = index
-        count = 0
+        firstFrame = index
+        frameCount = 0
         offset = 0
         runs.removeAll(keepingCapacity: true)
         firstRun = 0
@@ -40,15 +47,15 @@ public final class StereoTimeline: @unchecked Sendable {
 
     /// Room for `frames` more at the end: compacts, and grows as a last resort.
     private func reserve(_ frames: Int) {
-        if offset + count + frames <= capacity { return }
-        if count + frames <= capacity {
-            samples.update(from: samples + 2 * offset, count: 2 * count)
+        if offset + frameCount + frames <= capacity { return }
+        if frameCount + frames <= capacity {
+            samples.update(from: samples + 2 * offset, count: 2 * frameCount)
             offset = 0
             return
         }
-        let newCapacity = max(2 * capacity, count + frames)
+        let newCapacity = max(2 * capacity, frameCount + frames)
         let newSamples = UnsafeMutablePointer<Float>.allocate(capacity: 2 * newCapacity)
-        newSamples.update(from: samples + 2 * offset, count: 2 * count)
+        newSamples.update(from: samples + 2 * offset, count: 2 * frameCount)
         samples.deallocate()
         samples = newSamples
         capacity = newCapacity
@@ -63,14 +70,14 @@ public final class StereoTimeline: @unchecked Sendable {
             }
             runs.append((end, present))
         }
-        count += n
+        frameCount += n
     }
 
     /// Appends `frames` stereo frames of input data.
     public func append(_ frames: UnsafePointer<Float>, count n: Int) {
         guard n > 0 else { return }
         reserve(n)
-        (samples + 2 * (offset + count)).update(from: frames, count: 2 * n)
+        (samples + 2 * (offset + frameCount)).update(from: frames, count: 2 * n)
         mark(n, present: true)
     }
 
@@ -78,15 +85,15 @@ public final class StereoTimeline: @unchecked Sendable {
     public func appendSilence(count n: Int) {
         guard n > 0 else { return }
         reserve(n)
-        (samples + 2 * (offset + count)).update(repeating: 0, count: 2 * n)
+        (samples + 2 * (offset + frameCount)).update(repeating: 0, count: 2 * n)
         mark(n, present: false)
     }
 
     /// Frames [index, end) as a contiguous stereo run, at most `frames` of them, and how many
     /// of those came from input data; nil when `index` is outside the stored range.
     public func read(at index: Int64, frames: Int) -> (samples: UnsafePointer<Float>, frames: Int, present: Int)? {
-        guard index >= start, index < end else { return nil }
-        let first = offset + Int(index - start)
+        guard index >= firstFrame, index < end else { return nil }
+        let first = offset + Int(index - firstFrame)
         let n = min(frames, Int(end - index))
         let last = index + Int64(n)
         var present: Int64 = 0
@@ -99,15 +106,15 @@ public final class StereoTimeline: @unchecked Sendable {
 
     /// Forgets the frames before `index`.
     public func drop(before index: Int64) {
-        guard index > start else { return }
-        let n = min(count, Int(index - start))
+        guard index > firstFrame else { return }
+        let n = min(frameCount, Int(index - firstFrame))
         offset += n
-        count -= n
-        start += Int64(n)
-        while firstRun + 1 < runs.count && runs[firstRun + 1].first <= start { firstRun += 1 }
-        if count == 0 {
+        frameCount -= n
+        firstFrame += Int64(n)
+        while firstRun + 1 < runs.count && runs[firstRun + 1].first <= firstFrame { firstRun += 1 }
+        if frameCount == 0 {
             offset = 0
-            start = index
+            firstFrame = index
             runs.removeAll(keepingCapacity: true)
             firstRun = 0
         }

@@ -11,7 +11,9 @@ final class DualMixer {
     enum OutputFormat { case s16le, f32le }
 
     private let inputs = [MixerInput(name: "app"), MixerInput(name: "mic")]
-    private var output: OutputFormat = .s16le
+    // The output format and the mix buffers belong to the aggregator's thread; dynamic
+    // exclusivity checks on them came to four per output buffer.
+    @exclusivity(unchecked) private var output: OutputFormat = .s16le
     /// Running time of output frame 0, fixed by the first buffer on either input (or the first
     /// aggregate, if that comes first).
     private let startTime = Mutex<UInt64?>(nil)
@@ -21,11 +23,11 @@ final class DualMixer {
         get { nextOutputFrame.load(ordering: .acquiring) }
         set { nextOutputFrame.store(newValue, ordering: .releasing) }
     }
-    private var scratch: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) private var scratch: UnsafeMutablePointer<Float>
     private let limiter = SoftLimiter()
     private let levels = DualMixerLevels()
-    private var bus: UnsafeMutablePointer<Float>
-    private var busFrames = 0
+    @exclusivity(unchecked) private var bus: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) private var busFrames = 0
     private let outputBuffers = OutputBufferPool()
 
     /// An input this far ahead of the output waits for the mix to catch up, so a fast
