@@ -22,20 +22,25 @@ package enum ResamplerLoops {
     private static func filterExact<T: TapCount>(
         _ run: inout ResamplerRun, _ taps: T, _ output: UnsafeMutablePointer<Float>, _ frames: Int
     ) {
-        let channels = run.channels, planeCapacity = run.planeCapacity
+        let channels = run.channels, planeCapacity = run.planeCapacity, steps = run.phaseSteps!
         var frame = run.frame, phase = run.phase
+        @inline(__always)
+        func advance() {
+            frame &+= steps[2 &* phase &+ 1]
+            phase = steps[2 &* phase]
+        }
         var k = 0
         // Outputs whose filter window ends before the silence kept ahead of input frame 0.
         while k < frames && frame &+ run.lookahead < 0 {
             (output + k &* channels).update(repeating: 0, count: channels)
-            run.advance(&frame, &phase)
+            advance()
             k &+= 1
         }
         /// The next output's input window and row.
         @inline(__always)
         func next() -> (input: UnsafePointer<Float>, row: UnsafePointer<Float>) {
             let window = (run.history + (frame &+ run.slotOffset), run.coefficients + phase &* taps.count)
-            run.advance(&frame, &phase)
+            advance()
             return window
         }
         @inline(__always)
