@@ -23,6 +23,7 @@ final class MixerInput {
     private(set) var format: AudioFormat?
     private var resampler: Resampler?
     private var downmix: ChannelMapping?
+    /// Mono to both sides; nil for stereo, which the timeline takes as the resampler writes it.
     private var upmix: ChannelMapping?
     private let timeline = Mutex(StereoTimeline(capacity: 3 * outputRate))
     /// Running time and input frames written since the input was last aligned.
@@ -65,7 +66,7 @@ final class MixerInput {
         let resampledChannels = min(newFormat.channels, 2)
         resampler = Resampler(inputRate: newFormat.rate, outputRate: Self.outputRate, channels: resampledChannels)
         downmix = newFormat.channels == 3 ? ChannelMapping(inputChannels: 3) : nil
-        upmix = ChannelMapping(inputChannels: resampledChannels)
+        upmix = resampledChannels == 1 ? ChannelMapping(inputChannels: 1) : nil
         anchor = nil
         DebugLog.dualmixer.info(element, "\(name): \(newFormat.sampleFormat) \(newFormat.rate) Hz \(newFormat.channels) channels, "
                                 + "resampled to \(Self.outputRate) Hz")
@@ -165,17 +166,23 @@ final class MixerInput {
     /// Moves what the resampler can produce onto the timeline at the output frames it belongs
     /// to: frames the mixer has already passed (a late input) are dropped, a hole is silence.
     private func collect(present: Bool) {
-        guard let resampler, let upmix else { return }
+        guard let resampler else { return }
         while true {
             let n = resampler.read(into: resampled, count: min(resampler.availableOutputFrames, scratchCapacity))
             guard n > 0 else { return }
-            upmix.map(resampled, frames: n, gain: 1, into: stereo)
+            let output: UnsafePointer<Float>
+            if let upmix {
+                upmix.map(resampled, frames: n, gain: 1, into: stereo)
+                output = UnsafePointer(stereo)
+            } else {
+                output = UnsafePointer(resampled)
+            }
             let cursor = outputCursor
             let late = timeline.withLock { timeline in
                 if cursor > timeline.end { timeline.appendSilence(count: Int(cursor - timeline.end)) }
                 let late = Int(min(max(timeline.end - cursor, 0), Int64(n)))
                 guard late < n else { return late }
-                if present { timeline.append(stereo + 2 * late, count: n - late) } else { timeline.appendSilence(count: n - late) }
+                if present { timeline.append(output + 2 * late, count: n - late) } else { timeline.appendSilence(count: n - late) }
                 return late
             }
             if late > 0 {
