@@ -107,14 +107,7 @@ final class MixerInput {
         if let samples {
             everHadData = true
             PCMConversion.toFloat(samples, format: format.sampleFormat, samples: frames * format.channels, into: converted)
-            let source: UnsafePointer<Float>
-            if let downmix {
-                downmix.map(converted, frames: frames, gain: 1, into: downmixed)
-                source = UnsafePointer(downmixed)
-            } else {
-                source = UnsafePointer(converted)
-            }
-            feed(source, frames: frames, present: true)
+            feed(Self.mapped(converted, frames: frames, by: downmix, into: downmixed), frames: frames, present: true)
         } else {
             feed(nil, frames: frames, present: false)
         }
@@ -170,13 +163,7 @@ final class MixerInput {
         while true {
             let n = resampler.read(into: resampled, count: min(resampler.availableOutputFrames, scratchCapacity))
             guard n > 0 else { return }
-            let output: UnsafePointer<Float>
-            if let upmix {
-                upmix.map(resampled, frames: n, gain: 1, into: stereo)
-                output = UnsafePointer(stereo)
-            } else {
-                output = UnsafePointer(resampled)
-            }
+            let output = Self.mapped(resampled, frames: n, by: upmix, into: stereo)
             let cursor = outputCursor
             let late = timeline.withLock { timeline in
                 if cursor > timeline.end { timeline.appendSilence(count: Int(cursor - timeline.end)) }
@@ -190,6 +177,14 @@ final class MixerInput {
             }
             outputCursor += Int64(n)
         }
+    }
+
+    /// `samples` mapped into `scratch`, or `samples` as they are when there is no mapping.
+    private static func mapped(_ samples: UnsafeMutablePointer<Float>, frames: Int, by mapping: ChannelMapping?,
+                               into scratch: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+        guard let mapping else { return UnsafePointer(samples) }
+        mapping.map(samples, frames: frames, gain: 1, into: scratch)
+        return UnsafePointer(scratch)
     }
 
     /// Flushes the resampler's lookahead: the input's last frames reach the timeline.
