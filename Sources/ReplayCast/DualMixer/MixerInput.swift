@@ -216,9 +216,14 @@ final class MixerInput {
         -> (first: Int64, frames: Int, present: Int)? {
         timeline.withLock { timeline in
             let first = max(start, timeline.start)
-            guard first < end, let run = timeline.read(at: first, frames: Int(end - first)) else { return nil }
-            (scratch + 2 * Int(first - start)).update(from: run.samples, count: 2 * run.frames)
-            return (first, run.frames, run.present)
+            var next = first, present = 0
+            // Twice where the timeline's ring wraps.
+            while next < end, let run = timeline.read(at: next, frames: Int(end - next)) {
+                (scratch + 2 * Int(next - start)).update(from: run.samples, count: 2 * run.frames)
+                present += run.present
+                next += Int64(run.frames)
+            }
+            return next > first ? (first, Int(next - first), present) : nil
         }
     }
 
