@@ -15,12 +15,10 @@ package struct ResamplerRun {
     package let slotOffset: Int
     package let history: UnsafePointer<Float>
     package let coefficients: UnsafePointer<Float>
-    /// (next phase, input frames to move on) for each phase, with exact rows only.
-    package let phaseSteps: UnsafePointer<Int>?
 
     package init(frame: Int, phase: Int, taps: Int, channels: Int, planeCapacity: Int, lookahead: Int, stepFrames: Int,
                  stepPhase: Int, phaseCount: Int, slotOffset: Int, history: UnsafePointer<Float>,
-                 coefficients: UnsafePointer<Float>, phaseSteps: UnsafePointer<Int>?) {
+                 coefficients: UnsafePointer<Float>) {
         self.frame = frame
         self.phase = phase
         self.taps = taps
@@ -33,7 +31,6 @@ package struct ResamplerRun {
         self.slotOffset = slotOffset
         self.history = history
         self.coefficients = coefficients
-        self.phaseSteps = phaseSteps
     }
 
     @inline(__always)

@@ -72,10 +72,6 @@ public final class Resampler {
     private let stepFrames: Int
     private let stepPhase: Int
     private let table: PolyphaseTable?
-    /// With exact rows: for each phase p, the phase the next output has and the input frames
-    /// it moves on, at [2p] and [2p + 1], so the filtering loop steps by two loads instead of
-    /// a compare and a correction.
-    private let phaseSteps: UnsafeMutablePointer<Int>?
     /// The filtering loops for this CPU: AVX2 + FMA where the CPU has them (chosen once).
     private let filterExact: (inout ResamplerRun, UnsafeMutablePointer<Float>, Int) -> Void
     private let filterInterpolated: (inout ResamplerRun, Int, UnsafeMutablePointer<Float>, Int) -> Void
@@ -125,17 +121,6 @@ public final class Resampler {
             firstTapOffset = 1 - table.taps / 2
             lookaheadInputFrames = table.taps / 2
         }
-        if let table, !table.isInterpolated {
-            let steps = UnsafeMutablePointer<Int>.allocate(capacity: 2 * phaseCount)
-            for phase in 0..<phaseCount {
-                let next = phase + stepPhase
-                steps[2 * phase] = next % phaseCount
-                steps[2 * phase + 1] = stepFrames + next / phaseCount
-            }
-            phaseSteps = steps
-        } else {
-            phaseSteps = nil
-        }
         if loops.useAVX2 {
             filterExact = { MediaKernelsAVX2.ResamplerLoops.filterExact(&$0, into: $1, frames: $2) }
             filterInterpolated = { MediaKernelsAVX2.ResamplerLoops.filterInterpolated(&$0, rows: $1, into: $2, frames: $3) }
@@ -149,10 +134,7 @@ public final class Resampler {
         reset(firstOutputAtInputFrame: 0)
     }
 
-    deinit {
-        history.deallocate()
-        phaseSteps?.deallocate()
-    }
+    deinit { history.deallocate() }
 
     /// True when the rates are equal and output frames are copies of input frames.
     public var isPassthrough: Bool { table == nil }
@@ -244,7 +226,7 @@ public final class Resampler {
                 frame: positionFrame, phase: positionPhase, taps: taps, channels: channels, planeCapacity: planeCapacity,
                 lookahead: lookaheadInputFrames, stepFrames: stepFrames, stepPhase: stepPhase, phaseCount: phaseCount,
                 slotOffset: firstTapOffset - bufferStart, history: UnsafePointer(history),
-                coefficients: UnsafePointer(table.coefficients), phaseSteps: phaseSteps.map { UnsafePointer($0) })
+                coefficients: UnsafePointer(table.coefficients))
             if table.isInterpolated {
                 filterInterpolated(&run, PolyphaseTable.interpolationRows, output, frames)
             } else {

@@ -22,25 +22,20 @@ package enum ResamplerLoops {
     private static func filterExact<T: TapCount>(
         _ run: inout ResamplerRun, _ taps: T, _ output: UnsafeMutablePointer<Float>, _ frames: Int
     ) {
-        let channels = run.channels, planeCapacity = run.planeCapacity, steps = run.phaseSteps!
+        let channels = run.channels, planeCapacity = run.planeCapacity
         var frame = run.frame, phase = run.phase
-        @inline(__always)
-        func advance() {
-            frame &+= steps[2 &* phase &+ 1]
-            phase = steps[2 &* phase]
-        }
         var k = 0
         // Outputs whose filter window ends before the silence kept ahead of input frame 0.
         while k < frames && frame &+ run.lookahead < 0 {
             (output + k &* channels).update(repeating: 0, count: channels)
-            advance()
+            run.advance(&frame, &phase)
             k &+= 1
         }
         /// The next output's input window and row.
         @inline(__always)
         func next() -> (input: UnsafePointer<Float>, row: UnsafePointer<Float>) {
             let window = (run.history + (frame &+ run.slotOffset), run.coefficients + phase &* taps.count)
-            advance()
+            run.advance(&frame, &phase)
             return window
         }
         @inline(__always)
