@@ -52,9 +52,10 @@ import MediaKernelsAVX2
 /// down, audioresample less than 0.0005.
 ///
 /// Cost in a release build on this machine (AMD EPYC, AVX2 loops), per output frame,
-/// 44.1k→48k: 3.7 ns mono, 6.9 ns stereo; 32k and 24k→48k mono 3.6 ns; 96k→48k stereo
-/// 15 ns; odd ratios (interpolated rows) 16 ns stereo. Setup: ~1 ms for 44.1k→48k (160 rows
-/// of the prototype), under 0.1 ms for 32k/24k→48k. `bench/kernels resampler`.
+/// 44.1k→48k: 3.7 ns mono, 6.4 ns stereo; 32k and 24k→48k mono 3.5 ns; 96k→48k stereo
+/// 15 ns; odd ratios (interpolated rows) 15 ns stereo. Setup: 0.9 ms for 44.1k→48k (160 rows
+/// of the prototype), 1.4 ms for odd ratios, under 0.1 ms for 32k/24k→48k.
+/// `bench/kernels resampler`.
 public final class Resampler {
     public let inputRate: Int
     public let outputRate: Int
