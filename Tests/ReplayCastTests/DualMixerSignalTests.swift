@@ -59,6 +59,19 @@ import Testing
         #expect(capture.run.error == nil)
         #expect(capture.frames > 100_000)
     }
+
+    /// Ten seconds wrap each input's timeline ring (3 s) several times. 10 ms output buffers
+    /// never straddle the wrap (the ring holds a whole number of them); 7 ms ones do, and
+    /// are read in two parts: the mix must come out the same, sample for sample.
+    @Test func outputBuffersAcrossTheTimelineWrapAreWhole() throws {
+        let tone = "audiotestsrc freq=1000 volume=0.5 num-buffers=1000 samplesperbuffer=480 "
+            + "! audio/x-raw,format=S16LE,rate=48000,channels=2 ! m.app"
+        let aligned = try MixerCapture.capture(tone)
+        let straddling = try MixerCapture.capture(tone, mixer: "output-buffer-duration=7000000")
+        #expect(aligned.run.reachedEOS && straddling.run.reachedEOS)
+        #expect(aligned.frames == 480_000 && straddling.frames == 480_000)
+        #expect(zip(aligned.samples, straddling.samples).allSatisfy { $0.bitPattern == $1.bitPattern })
+    }
 }
 
 /// Least-squares fit of sines at known frequencies (plus DC); what remains is THD+N.

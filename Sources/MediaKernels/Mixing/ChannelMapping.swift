@@ -26,34 +26,59 @@ public struct ChannelMapping: Sendable {
 
     /// Writes `frames` stereo frames (2·frames Floats) to `output`.
     public func map(_ input: UnsafePointer<Float>, frames: Int, gain: Float, into output: UnsafeMutablePointer<Float>) {
-        apply(input, frames, gain, output, accumulate: false)
+        apply(input, frames, gain, output, .store)
     }
 
     /// Adds `frames` mapped stereo frames to the mix already in `output`.
     public func mix(_ input: UnsafePointer<Float>, frames: Int, gain: Float, into output: UnsafeMutablePointer<Float>) {
-        apply(input, frames, gain, output, accumulate: true)
+        apply(input, frames, gain, output, .add)
     }
+
+    /// What `mix` leaves in a zeroed `output`, bit for bit (0 + x makes −0 +0), written in one
+    /// pass instead of zeroing first: the first input of a mix.
+    public func mixIntoSilence(_ input: UnsafePointer<Float>, frames: Int, gain: Float,
+                               into output: UnsafeMutablePointer<Float>) {
+        apply(input, frames, gain, output, .addToSilence)
+    }
+
+    private enum Destination { case store, add, addToSilence }
 
     @inline(__always)
     private func apply(
-        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>, accumulate: Bool
+        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>,
+        _ destination: Destination
     ) {
         switch inputChannels {
-        case 1: Self.mono(input, frames, gain, output, accumulate)
-        case 2: Self.stereo(input, frames, gain, output, accumulate)
-        default: Self.threeChannels(input, frames, gain, output, accumulate)
+        case 1: Self.mono(input, frames, gain, output, destination)
+        case 2: Self.stereo(input, frames, gain, output, destination)
+        default: Self.threeChannels(input, frames, gain, output, destination)
         }
     }
 
     @inline(__always)
-    private static func store(_ value: SIMD16<Float>, _ output: UnsafeMutableRawPointer, _ byteOffset: Int, _ accumulate: Bool) {
+    private static func store(_ value: SIMD16<Float>, _ output: UnsafeMutableRawPointer, _ byteOffset: Int,
+                              _ destination: Destination) {
         var value = value
-        if accumulate { value += output.loadUnaligned(fromByteOffset: byteOffset, as: SIMD16<Float>.self) }
+        switch destination {
+        case .store: break
+        case .add: value += output.loadUnaligned(fromByteOffset: byteOffset, as: SIMD16<Float>.self)
+        case .addToSilence: value += SIMD16(repeating: 0)
+        }
         output.storeBytes(of: value, toByteOffset: byteOffset, as: SIMD16<Float>.self)
     }
 
+    @inline(__always)
+    private static func store(_ value: Float, _ output: UnsafeMutablePointer<Float>, _ index: Int, _ destination: Destination) {
+        switch destination {
+        case .store: output[index] = value
+        case .add: output[index] += value
+        case .addToSilence: output[index] = 0 + value
+        }
+    }
+
     private static func mono(
-        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>, _ accumulate: Bool
+        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>,
+        _ destination: Destination
     ) {
         let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
         let vectors = frames / 8
@@ -62,42 +87,43 @@ public struct ChannelMapping: Sendable {
             var pair = SIMD16<Float>()
             pair.evenHalf = m
             pair.oddHalf = m
-            store(pair, dst, v &* 64, accumulate)
+            store(pair, dst, v &* 64, destination)
         }
         for f in (vectors * 8)..<frames {
             let m = input[f] * gain
-            output[2 * f] = accumulate ? output[2 * f] + m : m
-            output[2 * f + 1] = accumulate ? output[2 * f + 1] + m : m
+            store(m, output, 2 * f, destination)
+            store(m, output, 2 * f + 1, destination)
         }
     }
 
     private static func stereo(
-        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>, _ accumulate: Bool
+        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>,
+        _ destination: Destination
     ) {
         let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
         let samples = frames * 2
         let vectors = samples / 16
         for v in 0..<vectors {
-            store(src.loadUnaligned(fromByteOffset: v &* 64, as: SIMD16<Float>.self) * gain, dst, v &* 64, accumulate)
+            store(src.loadUnaligned(fromByteOffset: v &* 64, as: SIMD16<Float>.self) * gain, dst, v &* 64, destination)
         }
         for i in (vectors * 16)..<samples {
-            let s = input[i] * gain
-            output[i] = accumulate ? output[i] + s : s
+            store(input[i] * gain, output, i, destination)
         }
     }
 
     /// Three interleaved channels do not fit vector lanes evenly and only multicam mics send
     /// them, so this stays a plain loop.
     private static func threeChannels(
-        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>, _ accumulate: Bool
+        _ input: UnsafePointer<Float>, _ frames: Int, _ gain: Float, _ output: UnsafeMutablePointer<Float>,
+        _ destination: Destination
     ) {
         let side = sideGain * gain, centre = centreGain * gain
         for f in 0..<frames {
             let c = input[3 * f + 2] * centre
             let l = input[3 * f] * side + c
             let r = input[3 * f + 1] * side + c
-            output[2 * f] = accumulate ? output[2 * f] + l : l
-            output[2 * f + 1] = accumulate ? output[2 * f + 1] + r : r
+            store(l, output, 2 * f, destination)
+            store(r, output, 2 * f + 1, destination)
         }
     }
 }

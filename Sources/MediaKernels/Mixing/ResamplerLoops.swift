@@ -7,26 +7,71 @@ import MediaKernelsAVX2
 #endif
 
 package enum ResamplerLoops {
-    /// Filters with exact polyphase rows (rational ratios with a small denominator).
+    /// Filters with exact polyphase rows (rational ratios with a small denominator). Mono
+    /// goes eight outputs at a time and stereo four frames, so that one transposed reduction
+    /// (`ResamplerDotProducts.sums`) finishes eight dot products and one store writes them.
     package static func filterExact(_ run: inout ResamplerRun, into output: UnsafeMutablePointer<Float>, frames: Int) {
-        let taps = run.taps, channels = run.channels, planeCapacity = run.planeCapacity
+        if run.taps == 64 {
+            filterExact(&run, SixtyFourTaps(), output, frames)
+        } else {
+            filterExact(&run, RunTaps(count: run.taps), output, frames)
+        }
+    }
+
+    @inline(__always)
+    private static func filterExact<T: TapCount>(
+        _ run: inout ResamplerRun, _ taps: T, _ output: UnsafeMutablePointer<Float>, _ frames: Int
+    ) {
+        let channels = run.channels, planeCapacity = run.planeCapacity
         var frame = run.frame, phase = run.phase
-        for k in 0..<frames {
-            let out = output + k &* channels
-            if frame &+ run.lookahead < 0 {
-                out.update(repeating: 0, count: channels)
-            } else {
-                let row = run.coefficients + phase &* taps
-                let input = run.history + (frame &+ run.slotOffset)
-                if channels == 2 {
-                    (out[0], out[1]) = ResamplerDotProducts.dotStereo(input, input + planeCapacity, row, taps: taps)
-                } else {
-                    for c in 0..<channels {
-                        out[c] = ResamplerDotProducts.dot(input + c &* planeCapacity, row, taps: taps)
-                    }
+        var k = 0
+        // Outputs whose filter window ends before the silence kept ahead of input frame 0.
+        while k < frames && frame &+ run.lookahead < 0 {
+            (output + k &* channels).update(repeating: 0, count: channels)
+            run.advance(&frame, &phase)
+            k &+= 1
+        }
+        /// The next output's input window and row.
+        @inline(__always)
+        func next() -> (input: UnsafePointer<Float>, row: UnsafePointer<Float>) {
+            let window = (run.history + (frame &+ run.slotOffset), run.coefficients + phase &* taps.count)
+            run.advance(&frame, &phase)
+            return window
+        }
+        @inline(__always)
+        func mono() -> SIMD8<Float> {
+            let (input, row) = next()
+            return ResamplerDotProducts.lanes(input, row, taps)
+        }
+        @inline(__always)
+        func stereo() -> (SIMD8<Float>, SIMD8<Float>) {
+            let (input, row) = next()
+            return ResamplerDotProducts.lanesStereo(input, input + planeCapacity, row, taps)
+        }
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 8) { buffer in
+            let lanes = buffer.baseAddress!
+            if channels == 1 {
+                while frames &- k >= 8 {
+                    for i in 0..<8 { lanes[i] = mono() }
+                    ResamplerDotProducts.sums(lanes, into: output + k)
+                    k &+= 8
+                }
+            } else if channels == 2 {
+                while frames &- k >= 4 {
+                    for i in 0..<4 { (lanes[2 &* i], lanes[2 &* i &+ 1]) = stereo() }
+                    ResamplerDotProducts.sums(lanes, into: output + 2 &* k)
+                    k &+= 4
                 }
             }
-            run.advance(&frame, &phase)
+        }
+        // The rest one output at a time (one channel at a time beyond stereo).
+        while k < frames {
+            let (input, row) = next()
+            for c in 0..<channels {
+                let lanes = ResamplerDotProducts.lanes(input + c &* planeCapacity, row, taps)
+                output[k &* channels &+ c] = ResamplerDotProducts.horizontalSum(lanes)
+            }
+            k &+= 1
         }
         run.frame = frame
         run.phase = phase

@@ -2,22 +2,32 @@
 /// knowing which frames came from input data and which were filled in as silence (a gap,
 /// a late or absent input): appends come in runs of one kind, so that is kept as the list of
 /// indices where the kind changes, not per frame. One per mixer input: the input writes at its end, the
-/// mixer reads output ranges from its start. Memory is a linear buffer compacted when the
-/// read position passes half of it, so reads are always contiguous; it grows only when an
+/// mixer reads output ranges from its start. Memory is a ring, so appends and drops never
+/// move what is stored (an input a second ahead of the mix used to be moved back to the
+/// front every couple of hundred buffers: 350 KB at a time); a read returns the frames up to
+/// where the ring wraps, and the caller reads again for the rest. It grows only when an
 /// input runs further ahead than ever before. Not synchronised: users that share one
 /// between threads keep it behind a lock (so it may live in a `Mutex`).
 public final class StereoTimeline: @unchecked Sendable {
-    public private(set) var start: Int64 = 0
-    public private(set) var count = 0
-    public var end: Int64 { start + Int64(count) }
+    // Used by one thread at a time (its users lock around it); dynamic exclusivity checks,
+    // about ten per output buffer and input, cost more than the bookkeeping they guard.
+    // Read from other modules through getters: there, a stored property is accessed in
+    // place, checked again.
+    public var start: Int64 { firstFrame }
+    public var count: Int { frameCount }
+    public var end: Int64 { firstFrame + Int64(frameCount) }
 
-    private var capacity: Int
-    private var offset = 0
-    private var samples: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) private var firstFrame: Int64 = 0
+    @exclusivity(unchecked) private var frameCount = 0
+
+    @exclusivity(unchecked) private var capacity: Int
+    /// Ring slot of frame `start`.
+    @exclusivity(unchecked) private var offset = 0
+    @exclusivity(unchecked) private var samples: UnsafeMutablePointer<Float>
     /// Runs of one kind: (first frame, from input data), in order, covering [start, end);
     /// entries before `firstRun` are stale. Capacity is reserved, so appends do not allocate.
-    private var runs: [(first: Int64, present: Bool)] = []
-    private var firstRun = 0
+    @exclusivity(unchecked) private var runs: [(first: Int64, present: Bool)] = []
+    @exclusivity(unchecked) private var firstRun = 0
 
     public init(capacity: Int) {
         self.capacity = max(capacity, 1024)
@@ -31,28 +41,43 @@ public final class StereoTimeline: @unchecked Sendable {
 
     /// Empties the timeline; the next frame appended goes to `index`.
     public func reset(at index: Int64) {
-        start = index
-        count = 0
+        firstFrame = index
+        frameCount = 0
         offset = 0
         runs.removeAll(keepingCapacity: true)
         firstRun = 0
     }
 
-    /// Room for `frames` more at the end: compacts, and grows as a last resort.
+    /// Ring slot of frame `index` (within [start, end]).
+    @inline(__always)
+    private func slot(_ index: Int64) -> Int {
+        let slot = offset + Int(index - firstFrame)
+        return slot >= capacity ? slot - capacity : slot
+    }
+
+    /// Room for `frames` more at the end: grows when the ring is too small, unwrapping it.
     private func reserve(_ frames: Int) {
-        if offset + count + frames <= capacity { return }
-        if count + frames <= capacity {
-            samples.update(from: samples + 2 * offset, count: 2 * count)
-            offset = 0
-            return
-        }
-        let newCapacity = max(2 * capacity, count + frames)
+        guard frameCount + frames > capacity else { return }
+        let newCapacity = max(2 * capacity, frameCount + frames)
         let newSamples = UnsafeMutablePointer<Float>.allocate(capacity: 2 * newCapacity)
-        newSamples.update(from: samples + 2 * offset, count: 2 * count)
+        let head = min(frameCount, capacity - offset)
+        newSamples.update(from: samples + 2 * offset, count: 2 * head)
+        (newSamples + 2 * head).update(from: samples, count: 2 * (frameCount - head))
         samples.deallocate()
         samples = newSamples
         capacity = newCapacity
         offset = 0
+    }
+
+    /// Makes room for `n` frames at the end and hands `fill` the one or two ring segments
+    /// they go to: (destination, frames, frames before it in this append).
+    @inline(__always)
+    private func write(_ n: Int, _ fill: (UnsafeMutablePointer<Float>, Int, Int) -> Void) {
+        reserve(n)
+        let at = slot(end)
+        let first = min(n, capacity - at)
+        fill(samples + 2 * at, first, 0)
+        if first < n { fill(samples, n - first, first) }
     }
 
     private func mark(_ n: Int, present: Bool) {
@@ -63,31 +88,30 @@ public final class StereoTimeline: @unchecked Sendable {
             }
             runs.append((end, present))
         }
-        count += n
+        frameCount += n
     }
 
     /// Appends `frames` stereo frames of input data.
     public func append(_ frames: UnsafePointer<Float>, count n: Int) {
         guard n > 0 else { return }
-        reserve(n)
-        (samples + 2 * (offset + count)).update(from: frames, count: 2 * n)
+        write(n) { destination, count, done in destination.update(from: frames + 2 * done, count: 2 * count) }
         mark(n, present: true)
     }
 
     /// Appends `frames` of silence standing for missing input.
     public func appendSilence(count n: Int) {
         guard n > 0 else { return }
-        reserve(n)
-        (samples + 2 * (offset + count)).update(repeating: 0, count: 2 * n)
+        write(n) { destination, count, _ in destination.update(repeating: 0, count: 2 * count) }
         mark(n, present: false)
     }
 
-    /// Frames [index, end) as a contiguous stereo run, at most `frames` of them, and how many
-    /// of those came from input data; nil when `index` is outside the stored range.
+    /// Frames [index, end) as a contiguous stereo run, at most `frames` of them and none past
+    /// the ring's wrap, and how many of those came from input data; nil when `index` is
+    /// outside the stored range.
     public func read(at index: Int64, frames: Int) -> (samples: UnsafePointer<Float>, frames: Int, present: Int)? {
-        guard index >= start, index < end else { return nil }
-        let first = offset + Int(index - start)
-        let n = min(frames, Int(end - index))
+        guard index >= firstFrame, index < end else { return nil }
+        let first = slot(index)
+        let n = min(frames, Int(end - index), capacity - first)
         let last = index + Int64(n)
         var present: Int64 = 0
         for r in firstRun..<runs.count where runs[r].present {
@@ -99,15 +123,14 @@ public final class StereoTimeline: @unchecked Sendable {
 
     /// Forgets the frames before `index`.
     public func drop(before index: Int64) {
-        guard index > start else { return }
-        let n = min(count, Int(index - start))
-        offset += n
-        count -= n
-        start += Int64(n)
-        while firstRun + 1 < runs.count && runs[firstRun + 1].first <= start { firstRun += 1 }
-        if count == 0 {
-            offset = 0
-            start = index
+        guard index > firstFrame else { return }
+        let n = min(frameCount, Int(index - firstFrame))
+        offset = slot(firstFrame + Int64(n))
+        frameCount -= n
+        firstFrame += Int64(n)
+        while firstRun + 1 < runs.count && runs[firstRun + 1].first <= firstFrame { firstRun += 1 }
+        if frameCount == 0 {
+            firstFrame = index
             runs.removeAll(keepingCapacity: true)
             firstRun = 0
         }

@@ -11,7 +11,9 @@ final class DualMixer {
     enum OutputFormat { case s16le, f32le }
 
     private let inputs = [MixerInput(name: "app"), MixerInput(name: "mic")]
-    private var output: OutputFormat = .s16le
+    // The output format and the mix buffers belong to the aggregator's thread; dynamic
+    // exclusivity checks on them came to four per output buffer.
+    @exclusivity(unchecked) private var output: OutputFormat = .s16le
     /// Running time of output frame 0, fixed by the first buffer on either input (or the first
     /// aggregate, if that comes first).
     private let startTime = Mutex<UInt64?>(nil)
@@ -21,11 +23,11 @@ final class DualMixer {
         get { nextOutputFrame.load(ordering: .acquiring) }
         set { nextOutputFrame.store(newValue, ordering: .releasing) }
     }
-    private var scratch: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) private var scratch: UnsafeMutablePointer<Float>
     private let limiter = SoftLimiter()
     private let levels = DualMixerLevels()
-    private var bus: UnsafeMutablePointer<Float>
-    private var busFrames = 0
+    @exclusivity(unchecked) private var bus: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) private var busFrames = 0
     private let outputBuffers = OutputBufferPool()
 
     /// An input this far ahead of the output waits for the mix to catch up, so a fast
@@ -263,7 +265,9 @@ final class DualMixer {
     private func mix(_ element: UnsafeMutablePointer<RcDualMixer>, settings: RcDualMixerSettings,
                      from start: Int64, to end: Int64, t0: UInt64) -> GstFlowReturn {
         let frames = Int(end - start)
-        bus.update(repeating: 0, count: 2 * frames)
+        // The first input heard is written into the bus as if mixed into silence, and only
+        // what it does not cover is zeroed, so the bus is not cleared in a pass of its own.
+        var busWritten = false
         var contributing = 0
         let copy = ChannelMapping(inputChannels: 2)
         for (index, input) in inputs.enumerated() {
@@ -272,16 +276,26 @@ final class DualMixer {
             var present = 0
             if let run = input.copy(from: start, to: end, into: scratch) {
                 present = run.present
-                let samples = scratch + 2 * Int(run.first - start)
+                let at = Int(run.first - start)
+                let samples = scratch + 2 * at
                 if settings.post_levels != 0 { levels.measure(input: index, samples: samples, frames: run.frames) }
                 if padSettings.mute == 0 && padSettings.volume > 0 {
-                    copy.mix(samples, frames: run.frames, gain: Float(padSettings.volume), into: bus + 2 * Int(run.first - start))
+                    let gain = Float(padSettings.volume)
+                    if !busWritten {
+                        bus.update(repeating: 0, count: 2 * at)
+                        copy.mixIntoSilence(samples, frames: run.frames, gain: gain, into: bus + 2 * at)
+                        (bus + 2 * (at + run.frames)).update(repeating: 0, count: 2 * (frames - at - run.frames))
+                        busWritten = true
+                    } else {
+                        copy.mix(samples, frames: run.frames, gain: gain, into: bus + 2 * at)
+                    }
                 }
             }
             levels.account(input: index, frames: frames, present: present)
             if present > 0 && padSettings.mute == 0 { contributing += 1 }
             input.drop(before: end)
         }
+        if !busWritten { bus.update(repeating: 0, count: 2 * frames) }
         switch settings.mix_mode {
         case RC_MIX_AVERAGE:
             if contributing > 1 {

@@ -16,7 +16,9 @@ final class DualMixerLevels {
 
     /// app, mic, mix
     private let kernels = (0..<3).map { _ in ChannelLevelKernel(format: .f32le, channels: 2) }
-    private var presentFrames = [0, 0]
+    /// Counted for every output buffer on the aggregator's thread, without dynamic
+    /// exclusivity checks (two a buffer otherwise).
+    @exclusivity(unchecked) private var presentFrames = [0, 0]
     private var frames = 0
     private var startFrame: Int64 = 0
     private var sums = [Double](repeating: 0, count: 2)

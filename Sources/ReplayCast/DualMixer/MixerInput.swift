@@ -23,6 +23,7 @@ final class MixerInput {
     private(set) var format: AudioFormat?
     private var resampler: Resampler?
     private var downmix: ChannelMapping?
+    /// Mono to both sides; nil for stereo, which the timeline takes as the resampler writes it.
     private var upmix: ChannelMapping?
     private let timeline = Mutex(StereoTimeline(capacity: 3 * outputRate))
     /// Running time and input frames written since the input was last aligned.
@@ -65,7 +66,7 @@ final class MixerInput {
         let resampledChannels = min(newFormat.channels, 2)
         resampler = Resampler(inputRate: newFormat.rate, outputRate: Self.outputRate, channels: resampledChannels)
         downmix = newFormat.channels == 3 ? ChannelMapping(inputChannels: 3) : nil
-        upmix = ChannelMapping(inputChannels: resampledChannels)
+        upmix = resampledChannels == 1 ? ChannelMapping(inputChannels: 1) : nil
         anchor = nil
         DebugLog.dualmixer.info(element, "\(name): \(newFormat.sampleFormat) \(newFormat.rate) Hz \(newFormat.channels) channels, "
                                 + "resampled to \(Self.outputRate) Hz")
@@ -106,14 +107,7 @@ final class MixerInput {
         if let samples {
             everHadData = true
             PCMConversion.toFloat(samples, format: format.sampleFormat, samples: frames * format.channels, into: converted)
-            let source: UnsafePointer<Float>
-            if let downmix {
-                downmix.map(converted, frames: frames, gain: 1, into: downmixed)
-                source = UnsafePointer(downmixed)
-            } else {
-                source = UnsafePointer(converted)
-            }
-            feed(source, frames: frames, present: true)
+            feed(Self.mapped(converted, frames: frames, by: downmix, into: downmixed), frames: frames, present: true)
         } else {
             feed(nil, frames: frames, present: false)
         }
@@ -165,17 +159,17 @@ final class MixerInput {
     /// Moves what the resampler can produce onto the timeline at the output frames it belongs
     /// to: frames the mixer has already passed (a late input) are dropped, a hole is silence.
     private func collect(present: Bool) {
-        guard let resampler, let upmix else { return }
+        guard let resampler else { return }
         while true {
             let n = resampler.read(into: resampled, count: min(resampler.availableOutputFrames, scratchCapacity))
             guard n > 0 else { return }
-            upmix.map(resampled, frames: n, gain: 1, into: stereo)
+            let output = Self.mapped(resampled, frames: n, by: upmix, into: stereo)
             let cursor = outputCursor
             let late = timeline.withLock { timeline in
                 if cursor > timeline.end { timeline.appendSilence(count: Int(cursor - timeline.end)) }
                 let late = Int(min(max(timeline.end - cursor, 0), Int64(n)))
                 guard late < n else { return late }
-                if present { timeline.append(stereo + 2 * late, count: n - late) } else { timeline.appendSilence(count: n - late) }
+                if present { timeline.append(output + 2 * late, count: n - late) } else { timeline.appendSilence(count: n - late) }
                 return late
             }
             if late > 0 {
@@ -183,6 +177,14 @@ final class MixerInput {
             }
             outputCursor += Int64(n)
         }
+    }
+
+    /// `samples` mapped into `scratch`, or `samples` as they are when there is no mapping.
+    private static func mapped(_ samples: UnsafeMutablePointer<Float>, frames: Int, by mapping: ChannelMapping?,
+                               into scratch: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+        guard let mapping else { return UnsafePointer(samples) }
+        mapping.map(samples, frames: frames, gain: 1, into: scratch)
+        return UnsafePointer(scratch)
     }
 
     /// Flushes the resampler's lookahead: the input's last frames reach the timeline.
@@ -214,9 +216,14 @@ final class MixerInput {
         -> (first: Int64, frames: Int, present: Int)? {
         timeline.withLock { timeline in
             let first = max(start, timeline.start)
-            guard first < end, let run = timeline.read(at: first, frames: Int(end - first)) else { return nil }
-            (scratch + 2 * Int(first - start)).update(from: run.samples, count: 2 * run.frames)
-            return (first, run.frames, run.present)
+            var next = first, present = 0
+            // Twice where the timeline's ring wraps.
+            while next < end, let run = timeline.read(at: next, frames: Int(end - next)) {
+                (scratch + 2 * Int(next - start)).update(from: run.samples, count: 2 * run.frames)
+                present += run.present
+                next += Int64(run.frames)
+            }
+            return next > first ? (first, Int(next - first), present) : nil
         }
     }
 

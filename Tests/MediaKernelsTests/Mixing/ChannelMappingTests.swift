@@ -67,4 +67,26 @@ import Testing
         let alone = Self.mapped(channels, gain: 0.7)
         #expect(zip(mixed, zip(base, alone)).allSatisfy { $0 == $1.0 + $1.1 })
     }
+
+    /// The first input of a mix is written without zeroing the bus first: the bits must be
+    /// those of mixing into zeros, −0 (which 0 + x turns into +0) and the tail included.
+    @Test(arguments: 1...3)
+    func mixIntoSilenceEqualsMixIntoZeros(channels: Int) {
+        let mapping = ChannelMapping(inputChannels: channels)
+        var source = Self.input(channels: channels)
+        for c in 0..<channels {
+            source[c] = -0.0
+            source[source.count - 1 - c] = -0.0
+        }
+        var zeroed = [Float](repeating: 0, count: Self.frames * 2)
+        var direct = [Float](repeating: .nan, count: Self.frames * 2)
+        source.withUnsafeBufferPointer { s in
+            zeroed.withUnsafeMutableBufferPointer { mapping.mix(s.baseAddress!, frames: Self.frames, gain: 1, into: $0.baseAddress!) }
+            direct.withUnsafeMutableBufferPointer {
+                mapping.mixIntoSilence(s.baseAddress!, frames: Self.frames, gain: 1, into: $0.baseAddress!)
+            }
+        }
+        #expect(zip(direct, zeroed).allSatisfy { $0.bitPattern == $1.bitPattern })
+        #expect(direct.contains { $0 == 0 } && !direct.contains { $0 == 0 && $0.sign == .minus })
+    }
 }

@@ -44,4 +44,24 @@ import Testing
         let values = Self.sweep.enumerated().filter { $0.offset % 97 == 0 }.map(\.element)
         #expect(limited(values) == values.map { limiter($0) })
     }
+
+    /// Buffers are screened before shaping: one sample over the threshold, wherever it sits
+    /// (vector body or tail), gets shaped, and nothing else changes.
+    @Test func aSingleOverIsFoundAnywhere() {
+        let quiet = Self.sweep.filter { abs($0) <= limiter.threshold }
+        for count in [1, 15, 16, 17, 40] {
+            for position in 0..<count {
+                var values = Array(quiet.prefix(count))
+                values[position] = position % 2 == 0 ? 1.5 : -1.5
+                let out = limited(values)
+                #expect(abs(out[position]) < 1 && abs(out[position]) > limiter.threshold, "\(count) at \(position)")
+                #expect(zip(out, values).enumerated().allSatisfy { $0.offset == position || $0.element.0 == $0.element.1 })
+            }
+        }
+    }
+
+    @Test func notANumberPassesThrough() {
+        let out = limited([Float.nan] + Array(repeating: 0.5, count: 20) + [2, .nan])
+        #expect(out[0].isNaN && out[22].isNaN && out[21] < 1 && out[1...20].allSatisfy { $0 == 0.5 })
+    }
 }

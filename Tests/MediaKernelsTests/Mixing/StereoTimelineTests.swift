@@ -2,7 +2,18 @@ import MediaKernels
 import Testing
 
 @Suite struct StereoTimelineTests {
-    @Test func keepsFramesOnAbsoluteIndicesThroughCompactionAndGrowth() {
+    /// Everything stored, read back run by run (a run ends where the ring wraps).
+    static func contents(_ timeline: StereoTimeline) -> [Float] {
+        var stored: [Float] = []
+        var index = timeline.start
+        while let run = timeline.read(at: index, frames: timeline.count) {
+            stored += UnsafeBufferPointer(start: run.samples, count: 2 * run.frames)
+            index += Int64(run.frames)
+        }
+        return stored
+    }
+
+    @Test func keepsFramesOnAbsoluteIndicesThroughWrapsAndGrowth() {
         let timeline = StereoTimeline(capacity: 1024)
         timeline.reset(at: 500)
         var written: [Float] = []
@@ -19,13 +30,33 @@ import Testing
                 written += chunk
             }
             timeline.drop(before: timeline.start + Int64(n / 2))
+            #expect(Self.contents(timeline) == Array(written.suffix(2 * timeline.count)), "round \(round)")
         }
         let base = 500 + (written.count / 2 - timeline.count)
         #expect(timeline.start == Int64(base))
-        let read = timeline.read(at: timeline.start, frames: timeline.count)!
-        #expect(read.frames == timeline.count)
-        let stored = Array(UnsafeBufferPointer(start: read.samples, count: 2 * read.frames))
-        #expect(stored == Array(written.suffix(2 * timeline.count)))
+    }
+
+    /// Appends and drops move nothing: a read stops where the ring wraps, and the next read
+    /// carries on from the ring's first slot.
+    @Test func readsStopWhereTheRingWraps() {
+        let timeline = StereoTimeline(capacity: 1024)
+        timeline.reset(at: 0)
+        // Frame i holds (i, −i).
+        func append(_ range: Range<Int>) {
+            let frames = range.flatMap { [Float($0), -Float($0)] }
+            frames.withUnsafeBufferPointer { timeline.append($0.baseAddress!, count: range.count) }
+        }
+        append(0..<700)
+        timeline.drop(before: 600)
+        append(700..<1500)
+        let first = timeline.read(at: 650, frames: 500)!
+        #expect(first.frames == 1024 - 650)
+        let second = timeline.read(at: 1024, frames: 126)!
+        #expect(second.frames == 126)
+        #expect(second.samples == first.samples - 2 * 650, "the second run starts at the ring's first slot")
+        let values = Array(UnsafeBufferPointer(start: first.samples, count: 2 * first.frames))
+            + Array(UnsafeBufferPointer(start: second.samples, count: 2 * second.frames))
+        #expect(values == (650..<1150).flatMap { [Float($0), -Float($0)] })
     }
 
     @Test func countsPresentFrames() {
