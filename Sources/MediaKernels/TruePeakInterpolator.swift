@@ -85,17 +85,6 @@ public final class TruePeakInterpolator {
         }
     }
 
-    /// The modified Bessel function of the first kind, order 0, by its power series (the
-    /// terms fall below 1e-17 of the sum long before 30 for the arguments used here).
-    static func besselI0(_ x: Double) -> Double {
-        var sum = 1.0, term = 1.0
-        for j in 1..<30 {
-            term *= (x / 2) / Double(j)
-            sum += term * term
-        }
-        return sum
-    }
-
     /// Raises peaks[c] (linear) to the largest magnitude of channel c among `frames`
     /// interleaved frames from `samples` and the points interpolated between them. The
     /// (spanSamples − 1) · channels samples before `samples` must be readable — the previous
