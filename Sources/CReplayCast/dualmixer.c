@@ -282,33 +282,8 @@ static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *
 }
 
 static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query) {
-  GstCaps *supported;
-  switch (GST_QUERY_TYPE(query)) {
-    case GST_QUERY_CAPS: {
-      supported = gst_pad_get_pad_template_caps(GST_PAD(pad));
-      if (!rc_caps_query_reveal_unsupported(query, supported)) {
-        GstCaps *filter = NULL;
-        gst_query_parse_caps(query, &filter);
-        GstCaps *result = filter ? gst_caps_intersect_full(filter, supported, GST_CAPS_INTERSECT_FIRST)
-                                 : gst_caps_ref(supported);
-        gst_query_set_caps_result(query, result);
-        gst_caps_unref(result);
-      }
-      gst_caps_unref(supported);
-      return TRUE;
-    }
-    case GST_QUERY_ACCEPT_CAPS: {
-      GstCaps *caps = NULL;
-      gst_query_parse_accept_caps(query, &caps);
-      supported = gst_pad_get_pad_template_caps(GST_PAD(pad));
-      gboolean ok = rc_accept_caps_or_explain(GST_ELEMENT(agg), GST_PAD(pad), caps, supported);
-      gst_caps_unref(supported);
-      gst_query_set_accept_caps_result(query, ok);
-      return TRUE;
-    }
-    default:
-      return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_query(agg, pad, query);
-  }
+  return rc_sink_caps_query(GST_ELEMENT(agg), GST_PAD(pad), query, NULL)
+      || GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_query(agg, pad, query);
 }
 
 /* Tells each unlinked sink pad that its stream has ended, as its upstream would; after the

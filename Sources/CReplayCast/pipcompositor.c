@@ -320,9 +320,9 @@ static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *
  * for non-converting pads is downstream's caps, size included, which would refuse a PiP).
  * Formats downstream takes come first, so an upstream that can choose picks one that needs
  * no conversion. */
-static GstCaps *sink_caps(GstAggregator *agg, GstCaps *filter) {
+static GstCaps *sink_caps(GstElement *element, GstCaps *filter) {
   GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
-  GstCaps *downstream = gst_pad_peer_query_caps(GST_AGGREGATOR_SRC_PAD(agg), supported);
+  GstCaps *downstream = gst_pad_peer_query_caps(GST_AGGREGATOR_SRC_PAD(element), supported);
   downstream = gst_caps_make_writable(downstream);
   for (guint i = 0; i < gst_caps_get_size(downstream); i++) {
     GstStructure *s = gst_caps_get_structure(downstream, i);
@@ -342,33 +342,8 @@ static GstCaps *sink_caps(GstAggregator *agg, GstCaps *filter) {
 }
 
 static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query) {
-  switch (GST_QUERY_TYPE(query)) {
-    case GST_QUERY_CAPS: {
-      GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
-      gboolean answered = rc_caps_query_reveal_unsupported(query, supported);
-      gst_caps_unref(supported);
-      if (!answered) {
-        GstCaps *filter = NULL;
-        gst_query_parse_caps(query, &filter);
-        GstCaps *caps = sink_caps(agg, filter);
-        gst_query_set_caps_result(query, caps);
-        gst_caps_unref(caps);
-      }
-      return TRUE;
-    }
-    case GST_QUERY_ACCEPT_CAPS: {
-      GstCaps *caps = NULL;
-      gst_query_parse_accept_caps(query, &caps);
-      GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
-      gboolean ok = rc_accept_caps_or_explain(GST_ELEMENT(agg), GST_PAD(pad), caps, supported)
-          && gst_caps_is_subset(caps, supported);
-      gst_caps_unref(supported);
-      gst_query_set_accept_caps_result(query, ok);
-      return TRUE;
-    }
-    default:
-      return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_query(agg, pad, query);
-  }
+  return rc_sink_caps_query(GST_ELEMENT(agg), GST_PAD(pad), query, sink_caps)
+      || GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_query(agg, pad, query);
 }
 
 /* The output format (and colorimetry) is the main picture's whenever downstream takes it,

@@ -80,3 +80,31 @@ gboolean rc_accept_caps_or_explain(GstElement *element, GstPad *pad, GstCaps *ca
   g_free(why);
   return FALSE;
 }
+
+static void answer_caps(GstElement *element, GstQuery *query, GstCaps *supported, RcCapsAnswer answer) {
+  if (rc_caps_query_reveal_unsupported(query, supported))
+    return;
+  GstCaps *filter = NULL;
+  gst_query_parse_caps(query, &filter);
+  GstCaps *result = answer ? answer(element, filter)
+      : filter ? gst_caps_intersect_full(filter, supported, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref(supported);
+  gst_query_set_caps_result(query, result);
+  gst_caps_unref(result);
+}
+
+gboolean rc_sink_caps_query(GstElement *element, GstPad *pad, GstQuery *query, RcCapsAnswer answer) {
+  if (GST_QUERY_TYPE(query) != GST_QUERY_CAPS && GST_QUERY_TYPE(query) != GST_QUERY_ACCEPT_CAPS)
+    return FALSE;
+  GstCaps *supported = gst_pad_get_pad_template_caps(pad);
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS) {
+    answer_caps(element, query, supported, answer);
+  } else {
+    GstCaps *caps = NULL;
+    gst_query_parse_accept_caps(query, &caps);
+    /* a subset, as GstPad's default: caps that only intersect leave fields unfixed */
+    gboolean ok = rc_accept_caps_or_explain(element, pad, caps, supported) && gst_caps_is_subset(caps, supported);
+    gst_query_set_accept_caps_result(query, ok);
+  }
+  gst_caps_unref(supported);
+  return TRUE;
+}

@@ -113,18 +113,7 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *event) {
 }
 
 static gboolean sink_query(GstPad *pad, GstObject *parent, GstQuery *query) {
-  GstCaps *supported = gst_pad_get_pad_template_caps(pad);
-  gboolean handled = FALSE, answer = FALSE;
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS) {
-    handled = answer = rc_caps_query_reveal_unsupported(query, supported);
-  } else if (GST_QUERY_TYPE(query) == GST_QUERY_ACCEPT_CAPS) {
-    GstCaps *caps = NULL;
-    gst_query_parse_accept_caps(query, &caps);
-    gst_query_set_accept_caps_result(query, rc_accept_caps_or_explain(GST_ELEMENT(parent), pad, caps, supported));
-    handled = answer = TRUE;
-  }
-  gst_caps_unref(supported);
-  return handled ? answer : gst_pad_query_default(pad, parent, query);
+  return rc_sink_caps_query(GST_ELEMENT(parent), pad, query, NULL) || gst_pad_query_default(pad, parent, query);
 }
 
 /* Upstream of a connection's muxer: not live, so the muxer interleaves by timestamp and
