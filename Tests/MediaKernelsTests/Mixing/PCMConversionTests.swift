@@ -52,7 +52,7 @@ import Testing
                 PCMConversion.toFloat(src.baseAddress!, format: .f32le, samples: values.count, into: $0.baseAddress!)
             }
         }
-        #expect(zip(floats, values).allSatisfy { $0.bitPattern == $1.bitPattern })
+        #expect(!values.isEmpty && sameBits(floats, values) == values.count)
     }
 
     /// Rounding to nearest (ties to even), saturation instead of wrap-around, NaN to 0, and

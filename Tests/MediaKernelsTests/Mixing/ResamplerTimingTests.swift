@@ -115,10 +115,12 @@ import Testing
             return Support.run(resampler, input, chunks: chunks)
         }
         let reference = run([inputRate])
+        // one output per 1/48000 s from input frame -3.7 to the end of the input
+        let frames = Int(((Double(inputRate / 10) + 3.7) * 48000 / Double(inputRate)).rounded(.up))
+        #expect(reference.count == frames * channels, "\(reference.count / channels) frames, \(frames) expected")
         for chunks in [[1], Self.oddChunks, [499, 2]] {
             let output = run(chunks)
-            #expect(output.count == reference.count)
-            #expect(zip(output, reference).allSatisfy { $0.bitPattern == $1.bitPattern }, "chunks \(chunks)")
+            #expect(sameBits(output, reference) == reference.count, "chunks \(chunks)")
         }
     }
 
@@ -130,12 +132,12 @@ import Testing
         let input = Support.noise(count: inputRate / 10 * channels)
         let together = Support.run(Resampler(inputRate: inputRate, outputRate: 48000, channels: channels), input,
                                    chunks: Self.oddChunks)
+        #expect((4799...4800).contains(together.count / channels), "100 ms at 48 kHz: \(together.count / channels) frames")
         for c in 0..<channels {
             let alone = Support.run(Resampler(inputRate: inputRate, outputRate: 48000, channels: 1),
                                     stride(from: c, to: input.count, by: channels).map { input[$0] }, chunks: Self.oddChunks)
             let channel = stride(from: c, to: together.count, by: channels).map { together[$0] }
-            #expect(channel.count == alone.count)
-            #expect(zip(channel, alone).allSatisfy { $0.bitPattern == $1.bitPattern }, "channel \(c)")
+            #expect(sameBits(channel, alone) == together.count / channels, "channel \(c)")
         }
     }
 
@@ -148,7 +150,7 @@ import Testing
         var rest = [Float](repeating: 0, count: 5000)
         let got = rest.withUnsafeMutableBufferPointer { resampler.read(into: $0.baseAddress!, count: 5000) }
         #expect(got == 5000)
-        #expect(zip(rest, read[1234..<6234]).allSatisfy { $0.bitPattern == $1.bitPattern })
+        #expect(sameBits(rest, read[1234..<6234]) == 5000)
     }
 
     /// Positions before input frame 0 are silence; output there needs no input at all.
@@ -159,7 +161,7 @@ import Testing
         #expect(resampler.availableOutputFrames == silentOutputs)
         let output = Support.run(resampler, Support.sine(frequency: 1000, rate: 32000, frames: 3200, channels: 2))
         #expect(output.count == (1000 + 3200) * 3 / 2 * 2)
-        #expect(output[0..<(silentOutputs * 2)].allSatisfy { $0 == 0 })
+        #expect(silentOutputs > 0 && output[0..<(silentOutputs * 2)].filter { $0 == 0 }.count == silentOutputs * 2)
         #expect(output[(silentOutputs * 2)..<(1500 * 2)].contains { $0 != 0 })
     }
 
@@ -176,7 +178,7 @@ import Testing
         let b = Support.run(trimmed, Array(input[10_000...]), chunks: [4000])
         #expect(a.count == b.count && a.count > 10_000)
         let cleared = 2 * late.lookaheadInputFrames
-        #expect(zip(a[cleared...], b[cleared...]).allSatisfy { $0.bitPattern == $1.bitPattern })
+        #expect(sameBits(a[cleared...], b[cleared...]) == a.count - cleared)
         #expect(a[0..<cleared] != b[0..<cleared])
     }
 
@@ -224,6 +226,8 @@ import Testing
         let resampler = Resampler(inputRate: inputRate, outputRate: outputRate, channels: 1)
         let output = Support.run(resampler, [Float](repeating: 0.25, count: 3000), flush: false)
         let settled = output[(output.count / 4)...]
-        #expect(settled.allSatisfy { abs($0 - 0.25) <= 2e-7 }, "\(settled.map { abs($0 - 0.25) }.max()!)")
+        #expect(settled.count >= 3000 * outputRate / inputRate / 2, "\(settled.count) outputs")
+        #expect(settled.filter { abs($0 - 0.25) <= 2e-7 }.count == settled.count,
+                "\(settled.map { abs($0 - 0.25) }.max() ?? .nan)")
     }
 }

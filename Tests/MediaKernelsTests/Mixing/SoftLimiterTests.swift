@@ -21,19 +21,20 @@ import Testing
     @Test func belowTheThresholdIsTheIdentity() {
         let below = Self.sweep.filter { abs($0) <= limiter.threshold } + [limiter.threshold, -limiter.threshold, 0, -0.0]
         let out = limited(below)
-        #expect(zip(out, below).allSatisfy { $0.bitPattern == $1.bitPattern })
+        #expect(below.count > 14_000 && sameBits(out, below) == below.count)
     }
 
     @Test func everythingUpToFourTimesFullScaleStaysInside() {
         let out = limited(Self.sweep + [1e6, -1e30, .greatestFiniteMagnitude, .infinity, -.infinity])
-        #expect(out.allSatisfy { $0 > -1 && $0 < 1 })
+        #expect(out.count == Self.sweep.count + 5 && out.filter { $0 > -1 && $0 < 1 }.count == out.count)
         #expect(limited([4])[0] > 0.99 && limited([1])[0] > 0.94)
     }
 
     @Test func curveIsMonotonicOddAndSmooth() {
         let out = limited(Self.sweep)
-        #expect(zip(out, out.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect(zip(out, out.reversed()).allSatisfy { $0 == -$1 })
+        #expect(out.count == Self.sweep.count)
+        #expect(zip(out, out.dropFirst()).filter { $0 <= $1 }.count == out.count - 1)
+        #expect(zip(out, out.reversed()).filter { $0 == -$1 }.count == out.count)
         // Slope 1 on both sides of the knee: no corner.
         let t = limiter.threshold, d: Float = 1e-4
         let above = (limiter(t + d) - limiter(t)) / d
@@ -55,7 +56,7 @@ import Testing
                 values[position] = position % 2 == 0 ? 1.5 : -1.5
                 let out = limited(values)
                 #expect(abs(out[position]) < 1 && abs(out[position]) > limiter.threshold, "\(count) at \(position)")
-                #expect(zip(out, values).enumerated().allSatisfy { $0.offset == position || $0.element.0 == $0.element.1 })
+                #expect(out.count == count && zip(out, values).filter { $0 == $1 }.count == count - 1, "\(count) at \(position)")
             }
         }
     }
