@@ -4,9 +4,10 @@ import MediaKernels
 
 /// Streaming-side state of one volumemeter. Touched only by the streaming thread (caps,
 /// buffers, serialized events) and by start/stop while streaming is halted, so it needs no
-/// lock; properties live in the C instance and are copied again when a write count there
-/// has moved (one atomic read per buffer).
+/// lock (`owner` checks that in debug builds); properties live in the C instance and are
+/// copied again when a write count there has moved (one atomic read per buffer).
 final class VolumeMeter {
+    let owner = StreamingOwner("volumemeter")
     @exclusivity(unchecked) var format: AudioFormat?
     @exclusivity(unchecked) var meter: LevelMeter?
     /// Timestamp of frame 0 of the meter's current run.
@@ -166,31 +167,36 @@ func volumemeterStateFree(_ state: UnsafeMutableRawPointer?) {
 
 @_cdecl("rc_volumemeter_start")
 func volumemeterStart(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean {
-    VolumeMeter.of(element).stop()
+    let meter = VolumeMeter.of(element)
+    meter.owner.run { meter.stop() }
     return 1
 }
 
 @_cdecl("rc_volumemeter_stop")
 func volumemeterStop(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean {
-    VolumeMeter.of(element).stop()
+    let meter = VolumeMeter.of(element)
+    meter.owner.run { meter.stop() }
     return 1
 }
 
 @_cdecl("rc_volumemeter_set_caps")
 func volumemeterSetCaps(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
-    VolumeMeter.of(element).setCaps(element, caps) ? 1 : 0
+    let meter = VolumeMeter.of(element)
+    return meter.owner.run { meter.setCaps(element, caps) } ? 1 : 0
 }
 
 @_cdecl("rc_volumemeter_transform_ip")
 func volumemeterTransformIP(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
-    VolumeMeter.of(element).transform(element, buffer)
+    let meter = VolumeMeter.of(element)
+    return meter.owner.run { meter.transform(element, buffer) }
 }
 
 @_cdecl("rc_volumemeter_sink_event")
 func volumemeterSinkEvent(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ event: UnsafeMutablePointer<GstEvent>) {
+    let meter = VolumeMeter.of(element)
     switch rc_event_type(event) {
-    case GST_EVENT_EOS: VolumeMeter.of(element).endOfStream(element)
-    case GST_EVENT_FLUSH_STOP: VolumeMeter.of(element).flushStop(element)
+    case GST_EVENT_EOS: meter.owner.run { meter.endOfStream(element) }
+    case GST_EVENT_FLUSH_STOP: meter.owner.run { meter.flushStop(element) }
     default: break
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+@testable import ReplayCast
+import Testing
+
+/// The debug builds' owner check on streaming state (the tests are a debug build): a second
+/// thread inside while the first is must raise a critical; turns and re-entry must not.
+@Suite struct StreamingOwnerTests {
+    final class Shared: Sendable {
+        let owner = StreamingOwner("owner-test")
+    }
+
+    /// Thread A enters and stays inside until the calling thread has made `entries`
+    /// entries of its own; returns the criticals seen.
+    static func criticals(whileAnotherThreadIsInside: Bool, entries: Int) -> Int {
+        let shared = Shared()
+        let inside = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        return ExpectedWarnings.counting("owner-test: streaming state entered by thread") {
+            let thread = Thread {
+                shared.owner.run {
+                    inside.signal()
+                    if whileAnotherThreadIsInside { done.wait() }
+                }
+                finished.signal()
+            }
+            thread.start()
+            inside.wait()
+            if !whileAnotherThreadIsInside { finished.wait() }
+            var ran = 0
+            for _ in 0..<entries { shared.owner.run { shared.owner.run { ran += 1 } } }
+            #expect(ran == entries)
+            if whileAnotherThreadIsInside {
+                done.signal()
+                finished.wait()
+            }
+        }
+    }
+
+    /// Each entry is two nested ones, and every entry by the wrong thread is reported.
+    @Test func aSecondThreadInsideIsACritical() {
+        #expect(Self.criticals(whileAnotherThreadIsInside: true, entries: 3) == 6)
+    }
+
+    @Test func takingTurnsAndReenteringAreNot() {
+        #expect(Self.criticals(whileAnotherThreadIsInside: false, entries: 3) == 0)
+    }
+}
