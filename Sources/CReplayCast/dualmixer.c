@@ -1,5 +1,5 @@
-/* dualmixer: GType, pads, properties and trampolines. The mixing engine is Swift
- * (DualMixer.swift); all aggregate and event work forwards to it. */
+/* dualmixer: GType, pads, properties and trampolines. The mixing engine, its flow control
+ * and its event and state-change policy are Swift (Sources/ReplayCast/DualMixer/). */
 #include "include/rc_dualmixer.h"
 #include "swift_exports.h"
 
@@ -33,69 +33,16 @@ void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings 
   rc_properties_copy(pad, &pad->settings, sizeof *out, pad_properties, G_N_ELEMENTS(pad_properties), out);
 }
 
-static void end_unlinked_pads(RcDualMixer *self, guint32 seek);
-
 /* The aggregator's own chain function, which queues the buffer for the aggregator thread. */
 static GstPadChainFunction aggregator_chain;
 
-/* The aggregator thread waits until every input has a buffer queued, and pops a token
- * only when that input is not ahead; an input held back for room keeps one queued
- * (queued again if popped meanwhile), or the mix would wait for the input while the input
- * waits for the mix. Streaming thread of the pad, in chain. */
-GstFlowReturn rc_dualmixer_queue_token(RcDualMixerPad *pad) {
-  if (gst_aggregator_pad_has_buffer(GST_AGGREGATOR_PAD(pad))) return GST_FLOW_OK;
-  return aggregator_chain(GST_PAD(pad), GST_OBJECT_PARENT(pad), gst_buffer_ref(pad->token));
+GstFlowReturn rc_dualmixer_aggregator_chain(RcDualMixerPad *pad, GstBuffer *buffer) {
+  return aggregator_chain(GST_PAD(pad), GST_OBJECT_PARENT(pad), buffer);
 }
 
 /* The input is converted, resampled and placed on the upstream thread (DualMixer.chain). */
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
   return rc_dualmixer_chain((RcDualMixer *)parent, (RcDualMixerPad *)pad, buffer);
-}
-
-guint64 rc_dualmixer_progress(RcDualMixer *self) {
-  g_mutex_lock(&self->progress_lock);
-  guint64 progress = self->progress;
-  g_mutex_unlock(&self->progress_lock);
-  return progress;
-}
-
-/* with progress_lock */
-static gboolean pad_stopped(RcDualMixer *self, gint pad) {
-  return self->stopping || self->pads[pad]->flushing;
-}
-
-gboolean rc_dualmixer_wait_progress(RcDualMixer *self, gint pad, guint64 seen) {
-  if (self->pads[pad]->token) rc_dualmixer_queue_token(self->pads[pad]);
-  g_mutex_lock(&self->progress_lock);
-  while (self->progress == seen && !pad_stopped(self, pad))
-    g_cond_wait(&self->progress_cond, &self->progress_lock);
-  gboolean ok = !pad_stopped(self, pad);
-  g_mutex_unlock(&self->progress_lock);
-  return ok;
-}
-
-gboolean rc_dualmixer_wait_restarted(RcDualMixer *self, gint pad) {
-  g_mutex_lock(&self->progress_lock);
-  while (self->restarting && !pad_stopped(self, pad))
-    g_cond_wait(&self->progress_cond, &self->progress_lock);
-  gboolean ok = !pad_stopped(self, pad);
-  g_mutex_unlock(&self->progress_lock);
-  return ok;
-}
-
-void rc_dualmixer_signal_progress(RcDualMixer *self) {
-  g_mutex_lock(&self->progress_lock);
-  self->progress++;
-  g_cond_broadcast(&self->progress_cond);
-  g_mutex_unlock(&self->progress_lock);
-}
-
-/* Sets `*flag` (a field under progress_lock) and wakes every waiting input. */
-static void set_and_wake(RcDualMixer *self, gboolean *flag, gboolean value) {
-  g_mutex_lock(&self->progress_lock);
-  *flag = value;
-  g_cond_broadcast(&self->progress_cond);
-  g_mutex_unlock(&self->progress_lock);
 }
 
 static void pad_constructed(GObject *object) {
@@ -196,8 +143,6 @@ void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position) {
 
 static void finalize(GObject *object) {
   RcDualMixer *self = (RcDualMixer *)object;
-  g_mutex_clear(&self->progress_lock);
-  g_cond_clear(&self->progress_cond);
   rc_dualmixer_state_free(self->state);
   self->state = NULL;
   G_OBJECT_CLASS(rc_dualmixer_parent_class)->finalize(object);
@@ -208,37 +153,12 @@ static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
 }
 
 static gboolean start(GstAggregator *agg) { return rc_dualmixer_start((RcDualMixer *)agg); }
-static GstFlowReturn flush(GstAggregator *agg) {
-  RcDualMixer *self = (RcDualMixer *)agg;
-  rc_dualmixer_flush(self);
-  set_and_wake(self, &self->restarting, FALSE);
-  return GST_FLOW_OK;
-}
-
-/* The base class forwards a seek upstream, where the sources flush and start again, each in
- * its own time; it flushes the mixer (flush above) once every pad is done flushing. */
-static gboolean src_event(GstAggregator *agg, GstEvent *event) {
-  RcDualMixer *self = (RcDualMixer *)agg;
-  gboolean flushing_seek = FALSE;
-  guint32 seqnum = gst_event_get_seqnum(event);
-  if (GST_EVENT_TYPE(event) == GST_EVENT_SEEK) {
-    GstSeekFlags flags;
-    gst_event_parse_seek(event, NULL, NULL, &flags, NULL, NULL, NULL, NULL);
-    flushing_seek = (flags & GST_SEEK_FLAG_FLUSH) != 0;
-  }
-  if (flushing_seek)
-    set_and_wake(self, &self->restarting, TRUE);
-  gboolean handled = GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->src_event(agg, event);
-  if (flushing_seek) {
-    if (handled)
-      end_unlinked_pads(self, seqnum);
-    /* Not every pad flushed (a source refused the seek): the base class will not flush the
-     * mixer, so nothing must wait for it. */
-    set_and_wake(self, &self->restarting, FALSE);
-  }
-  return handled;
-}
+static GstFlowReturn flush(GstAggregator *agg) { return rc_dualmixer_flush((RcDualMixer *)agg); }
 static gboolean stop(GstAggregator *agg) { return rc_dualmixer_stop((RcDualMixer *)agg); }
+
+static gboolean src_event(GstAggregator *agg, GstEvent *event) {
+  return rc_dualmixer_src_event((RcDualMixer *)agg, event);
+}
 
 static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
   /* S16LE unless downstream wants F32LE only: the first format the caps list */
@@ -250,26 +170,8 @@ static gboolean negotiated_src_caps(GstAggregator *agg, GstCaps *caps) {
   return rc_dualmixer_set_output_caps((RcDualMixer *)agg, caps);
 }
 
-/* Caps and gaps are taken on the upstream thread too, in order with that pad's buffers. */
 static GstFlowReturn sink_event_pre_queue(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
-  gint index = ((RcDualMixerPad *)pad)->index;
-  if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
-    GstCaps *caps = NULL;
-    gst_event_parse_caps(event, &caps);
-    if (!rc_dualmixer_set_input_caps((RcDualMixer *)agg, index, caps)) {
-      gst_event_unref(event);
-      return GST_FLOW_NOT_NEGOTIATED;
-    }
-  } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_START) {
-    set_and_wake((RcDualMixer *)agg, &((RcDualMixerPad *)pad)->flushing, TRUE);
-  } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
-    set_and_wake((RcDualMixer *)agg, &((RcDualMixerPad *)pad)->flushing, FALSE);
-  } else if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
-    gst_event_copy_segment(event, &((RcDualMixerPad *)pad)->input_segment);
-  } else if (GST_EVENT_TYPE(event) == GST_EVENT_GAP && rc_dualmixer_wait_restarted((RcDualMixer *)agg, index)) {
-    rc_dualmixer_input_gap((RcDualMixer *)agg, index, event);
-  }
-  return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_event_pre_queue(agg, pad, event);
+  return rc_dualmixer_sink_event_pre_queue((RcDualMixer *)agg, (RcDualMixerPad *)pad, event);
 }
 
 static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
@@ -286,45 +188,22 @@ static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *
       || GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_query(agg, pad, query);
 }
 
-/* Tells each unlinked sink pad that its stream has ended, as its upstream would; after the
- * flushing seek numbered `seek` (0: none), first that it flushed for it, since the seek
- * could not reach its upstream and the base class waits for every pad's FLUSH_STOP. */
-static void end_unlinked_pads(RcDualMixer *self, guint32 seek) {
-  for (int i = 0; i < 2; i++) {
-    GstPad *pad = GST_PAD(self->pads[i]);
-    if (gst_pad_is_linked(pad))
-      continue;
-    if (seek) {
-      GstEvent *start = gst_event_new_flush_start(), *stop = gst_event_new_flush_stop(TRUE);
-      gst_event_set_seqnum(start, seek);
-      gst_event_set_seqnum(stop, seek);
-      gst_pad_send_event(pad, start);
-      gst_pad_send_event(pad, stop);
-    } else {
-      gst_pad_send_event(pad, gst_event_new_stream_start("dualmixer-unlinked"));
-    }
-    GstSegment segment;
-    gst_segment_init(&segment, GST_FORMAT_TIME);
-    gst_pad_send_event(pad, gst_event_new_segment(&segment));
-    gst_pad_send_event(pad, gst_event_new_eos());
-  }
+static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
+  return rc_dualmixer_change_state((RcDualMixer *)element, transition);
 }
 
-/* A sink pad nobody links never delivers data nor EOS, and a non-live aggregator would wait
- * for it forever: at the start such a pad is told it has ended (the mixer then carries on
- * without it; see docs/dualmixer.md). */
-static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
-  RcDualMixer *mixer = (RcDualMixer *)element;
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
-    set_and_wake(mixer, &mixer->stopping, TRUE); /* an upstream thread may wait in chain */
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
-    set_and_wake(mixer, &mixer->restarting, FALSE);
-    set_and_wake(mixer, &mixer->stopping, FALSE);
-  }
-  GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_dualmixer_parent_class)->change_state(element, transition);
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && ret != GST_STATE_CHANGE_FAILURE)
-    end_unlinked_pads(mixer, 0);
-  return ret;
+/* The base class's handlers, which the Swift overrides call around their own work. */
+GstFlowReturn rc_dualmixer_parent_sink_event_pre_queue(RcDualMixer *self, RcDualMixerPad *pad, GstEvent *event) {
+  return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_event_pre_queue(GST_AGGREGATOR(self),
+      GST_AGGREGATOR_PAD(pad), event);
+}
+
+gboolean rc_dualmixer_parent_src_event(RcDualMixer *self, GstEvent *event) {
+  return GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->src_event(GST_AGGREGATOR(self), event);
+}
+
+GstStateChangeReturn rc_dualmixer_parent_change_state(RcDualMixer *self, GstStateChange transition) {
+  return GST_ELEMENT_CLASS(rc_dualmixer_parent_class)->change_state(GST_ELEMENT(self), transition);
 }
 
 static void rc_dualmixer_class_init(RcDualMixerClass *klass) {
@@ -360,8 +239,6 @@ static void rc_dualmixer_class_init(RcDualMixerClass *klass) {
 }
 
 static void rc_dualmixer_init(RcDualMixer *self) {
-  g_mutex_init(&self->progress_lock);
-  g_cond_init(&self->progress_cond);
   GstElementClass *klass = GST_ELEMENT_GET_CLASS(self);
   const char *names[2] = { "app", "mic" };
   for (int i = 0; i < 2; i++) {

@@ -35,14 +35,16 @@ void *rc_dualmixer_state_new(void);
 void rc_dualmixer_state_free(void *state);
 gboolean rc_dualmixer_start(RcDualMixer *self);
 gboolean rc_dualmixer_stop(RcDualMixer *self);
-gboolean rc_dualmixer_set_input_caps(RcDualMixer *self, gint pad, GstCaps *caps);
 gboolean rc_dualmixer_set_output_caps(RcDualMixer *self, GstCaps *caps);
-void rc_dualmixer_flush(RcDualMixer *self);
-/* On the pad's upstream thread: a buffer (processed, not consumed), a GAP event, and the
- * wait while the input is too far ahead of the mix (FALSE: the element started flushing). */
+GstFlowReturn rc_dualmixer_flush(RcDualMixer *self);
+/* On the pad's upstream thread: a buffer, placed on its input's timeline there (the aggregator
+ * gets it only as a token), and the wait while the input is too far ahead of the mix. */
 GstFlowReturn rc_dualmixer_chain(RcDualMixer *self, RcDualMixerPad *pad, GstBuffer *buffer);
-void rc_dualmixer_input_gap(RcDualMixer *self, gint pad, GstEvent *gap);
 GstFlowReturn rc_dualmixer_aggregate(RcDualMixer *self, gboolean timeout);
+/* The overrides of these vfuncs; each calls the base class's (rc_dualmixer_parent_*). */
+GstFlowReturn rc_dualmixer_sink_event_pre_queue(RcDualMixer *self, RcDualMixerPad *pad, GstEvent *event);
+gboolean rc_dualmixer_src_event(RcDualMixer *self, GstEvent *event);
+GstStateChangeReturn rc_dualmixer_change_state(RcDualMixer *self, GstStateChange transition);
 
 /* pipcompositor */
 void *rc_pipcompositor_state_new(void);

@@ -5,12 +5,14 @@ import Synchronization
 
 /// dualmixer's engine. Inputs are processed on their upstream threads as they arrive
 /// (`MixerInput`); the aggregator's thread mixes, pushes and posts. What the two sides share:
-/// each input's timeline (locked for copies), the start time and the next output frame.
-/// Properties live in the C instance and are copied per output buffer.
+/// each input's timeline (locked for copies), the start time, the next output frame and the
+/// flow control (`DualMixerFlow`). Properties live in the C instance and are copied per
+/// output buffer. Events, seeks and state changes are in DualMixerEvents.swift.
 final class DualMixer {
     enum OutputFormat { case s16le, f32le }
 
-    private let inputs = [MixerInput(name: "app"), MixerInput(name: "mic")]
+    let inputs = [MixerInput(name: "app"), MixerInput(name: "mic")]
+    let flow = DualMixerFlow()
     // The output format and the mix buffers belong to the aggregator's thread; dynamic
     // exclusivity checks on them came to four per output buffer.
     @exclusivity(unchecked) private var output: OutputFormat = .s16le
@@ -92,8 +94,11 @@ final class DualMixer {
         gst_aggregator_set_latency(rc_aggregator(element), latency, latency)
     }
 
+    /// The base class flushes the mixer once every pad is done flushing for a seek: the
+    /// inputs' new data may come in.
     func flush() {
         reset()
+        flow.setRestarting(false)
     }
 
     /// Output frame 0's running time: per the aggregator's start-time-selection, the first
@@ -153,23 +158,32 @@ final class DualMixer {
                _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
         defer { gst_buffer_unref(buffer) }
         let index = Int(pad.pointee.index)
-        guard rc_dualmixer_wait_restarted(element, gint(index)) != 0 else { return GST_FLOW_FLUSHING }
+        guard flow.waitUntilRestarted(pad: index) else { return GST_FLOW_FLUSHING }
         inputBuffer(element, pad: index, buffer)
-        pad.pointee.token = buffer
-        defer { pad.pointee.token = nil }
-        let flow = rc_dualmixer_queue_token(pad)
-        guard flow == GST_FLOW_OK else { return flow }
-        return waitForRoom(element, pad: index) ? GST_FLOW_OK : GST_FLOW_FLUSHING
+        let queued = queueToken(pad, buffer)
+        guard queued == GST_FLOW_OK else { return queued }
+        return waitForRoom(pad, token: buffer) ? GST_FLOW_OK : GST_FLOW_FLUSHING
     }
 
-    /// Upstream thread of pad `index`: waits while the input is more than the horizon ahead
-    /// of the mix; false if the element started flushing meanwhile.
-    private func waitForRoom(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int) -> Bool {
+    /// The aggregator thread waits until every input has a buffer queued, and pops a token
+    /// only when that input is not ahead: an input held back for room keeps one queued
+    /// (queued again if popped meanwhile), or the mix would wait for the input while the
+    /// input waits for the mix.
+    private func queueToken(_ pad: UnsafeMutablePointer<RcDualMixerPad>, _ token: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+        guard gst_aggregator_pad_has_buffer(rc_aggregator_pad(pad)) == 0 else { return GST_FLOW_OK }
+        return rc_dualmixer_aggregator_chain(pad, gst_buffer_ref(token))
+    }
+
+    /// Upstream thread of `pad`: waits while its input is more than the horizon ahead of the
+    /// mix; false if the element started flushing meanwhile.
+    private func waitForRoom(_ pad: UnsafeMutablePointer<RcDualMixerPad>, token: UnsafeMutablePointer<GstBuffer>) -> Bool {
+        let index = Int(pad.pointee.index)
         let input = inputs[index]
         while true {
-            let seen = rc_dualmixer_progress(element)
+            let seen = flow.progress
             guard input.end > nextOutput + Self.horizonFrames else { return true }
-            guard rc_dualmixer_wait_progress(element, gint(index), seen) != 0 else { return false }
+            _ = queueToken(pad, token)
+            guard flow.waitForProgress(pad: index, since: seen) else { return false }
         }
     }
 
@@ -202,7 +216,7 @@ final class DualMixer {
         ensureBus(bufferFrames)
 
         for (index, input) in inputs.enumerated() { collect(pad(element, index), input) }
-        defer { rc_dualmixer_signal_progress(element) }
+        defer { flow.advance() }
 
         var produced = false
         while true {
@@ -233,7 +247,7 @@ final class DualMixer {
         return GST_FLOW_EOS
     }
 
-    private func pad(_ element: UnsafeMutablePointer<RcDualMixer>, _ index: Int) -> UnsafeMutablePointer<RcDualMixerPad> {
+    func pad(_ element: UnsafeMutablePointer<RcDualMixer>, _ index: Int) -> UnsafeMutablePointer<RcDualMixerPad> {
         withUnsafeMutablePointer(to: &element.pointee.pads) { pads in
             pads.withMemoryRebound(to: UnsafeMutablePointer<RcDualMixerPad>.self, capacity: 2) { $0[index] }
         }
@@ -366,31 +380,21 @@ func dualMixerStop(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
     return 1
 }
 
-@_cdecl("rc_dualmixer_set_input_caps")
-func dualMixerSetInputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: gint,
-                           _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
-    DualMixer.of(element).setInputCaps(element, pad: Int(pad), caps: caps) ? 1 : 0
-}
-
 @_cdecl("rc_dualmixer_set_output_caps")
 func dualMixerSetOutputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
     DualMixer.of(element).setOutputCaps(caps) ? 1 : 0
 }
 
 @_cdecl("rc_dualmixer_flush")
-func dualMixerFlush(_ element: UnsafeMutablePointer<RcDualMixer>) {
+func dualMixerFlush(_ element: UnsafeMutablePointer<RcDualMixer>) -> GstFlowReturn {
     DualMixer.of(element).flush()
+    return GST_FLOW_OK
 }
 
 @_cdecl("rc_dualmixer_chain")
 func dualMixerChain(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: UnsafeMutablePointer<RcDualMixerPad>,
                     _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
     DualMixer.of(element).chain(element, pad, buffer)
-}
-
-@_cdecl("rc_dualmixer_input_gap")
-func dualMixerInputGap(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: gint, _ event: UnsafeMutablePointer<GstEvent>) {
-    DualMixer.of(element).inputGap(element, pad: Int(pad), event)
 }
 
 @_cdecl("rc_dualmixer_aggregate")
