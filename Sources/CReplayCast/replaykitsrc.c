@@ -1,7 +1,6 @@
 /* replaykitsrc: GType, properties, action signals, pads, state changes and the three
  * stream tasks. What each stream produces, and when, is decided in Swift
- * (ReplayKitSource.swift); the waiting primitives live here because they are
- * GStreamer clock/condition idioms. */
+ * (ReplayKitSource.swift), and how its tasks wait in StreamWaits.swift. */
 #include "include/rc_replaykitsrc.h"
 #include "swift_exports.h"
 
@@ -150,90 +149,7 @@ static void finalize(GObject *object) {
   self->state = NULL;
   rc_replaykitsrc_settings_clear(&self->settings);
   g_free(self->rejection);
-  g_mutex_clear(&self->lock);
-  g_cond_clear(&self->cond);
   G_OBJECT_CLASS(rc_replaykitsrc_parent_class)->finalize(object);
-}
-
-/* Waiting: every wait is interruptible by flushing (pads deactivating) and, in live
- * mode, by leaving PLAYING, after which the stream waits for PLAYING again. */
-
-RcWaitResult rc_replaykitsrc_wait_playing(RcReplayKitSrc *self) {
-  g_mutex_lock(&self->lock);
-  while (!self->playing && !self->flushing)
-    g_cond_wait(&self->cond, &self->lock);
-  RcWaitResult result = self->flushing ? RC_WAIT_STOPPED : RC_WAIT_OK;
-  g_mutex_unlock(&self->lock);
-  return result;
-}
-
-GstClockTime rc_replaykitsrc_running_time(RcReplayKitSrc *self) {
-  GstClock *clock = gst_element_get_clock(GST_ELEMENT(self));
-  if (clock == NULL)
-    return GST_CLOCK_TIME_NONE;
-  GstClockTime now = gst_clock_get_time(clock);
-  GstClockTime base = gst_element_get_base_time(GST_ELEMENT(self));
-  gst_object_unref(clock);
-  return now > base ? now - base : 0;
-}
-
-RcWaitResult rc_replaykitsrc_wait_until(RcReplayKitSrc *self, RcStreamKind kind, GstClockTime running_time) {
-  for (;;) {
-    if (rc_replaykitsrc_wait_playing(self) != RC_WAIT_OK)
-      return RC_WAIT_STOPPED;
-    GstClock *clock = gst_element_get_clock(GST_ELEMENT(self));
-    if (clock == NULL)
-      return RC_WAIT_OK;
-    GstClockID id = gst_clock_new_single_shot_id(clock, gst_element_get_base_time(GST_ELEMENT(self)) + running_time);
-    gst_object_unref(clock);
-
-    g_mutex_lock(&self->lock);
-    gboolean go = self->playing && !self->flushing && !self->woken[kind];
-    if (go)
-      self->waits[kind] = id;
-    g_mutex_unlock(&self->lock);
-
-    GstClockReturn ret = GST_CLOCK_UNSCHEDULED;
-    if (go)
-      ret = gst_clock_id_wait(id, NULL);
-
-    g_mutex_lock(&self->lock);
-    self->waits[kind] = NULL;
-    gboolean flushing = self->flushing;
-    gboolean woken = self->woken[kind];
-    self->woken[kind] = FALSE;
-    g_mutex_unlock(&self->lock);
-    gst_clock_id_unref(id);
-
-    if (flushing)
-      return RC_WAIT_STOPPED;
-    if (woken)
-      return RC_WAIT_WOKEN;
-    if (ret == GST_CLOCK_OK || ret == GST_CLOCK_EARLY)
-      return RC_WAIT_OK;
-    /* unscheduled by PLAYING -> PAUSED: wait for PLAYING again, then for the same time */
-  }
-}
-
-void rc_replaykitsrc_wake(RcReplayKitSrc *self) {
-  g_mutex_lock(&self->lock);
-  for (int k = 0; k < RC_STREAM_COUNT; k++) {
-    self->woken[k] = TRUE;
-    if (self->waits[k])
-      gst_clock_id_unschedule(self->waits[k]);
-  }
-  g_cond_broadcast(&self->cond);
-  g_mutex_unlock(&self->lock);
-}
-
-RcWaitResult rc_replaykitsrc_wait_woken(RcReplayKitSrc *self, RcStreamKind kind) {
-  g_mutex_lock(&self->lock);
-  while (!self->woken[kind] && !self->flushing)
-    g_cond_wait(&self->cond, &self->lock);
-  RcWaitResult result = self->flushing ? RC_WAIT_STOPPED : RC_WAIT_WOKEN;
-  self->woken[kind] = FALSE;
-  g_mutex_unlock(&self->lock);
-  return result;
 }
 
 const gchar *rc_replaykitsrc_device_name(gint device) {
@@ -248,22 +164,6 @@ GstEvent *rc_image_orientation_tag_event(const gchar *orientation) {
   return gst_event_new_tag(tags);
 }
 
-/* with self->lock */
-static void unschedule_waits(RcReplayKitSrc *self) {
-  for (int k = 0; k < RC_STREAM_COUNT; k++)
-    if (self->waits[k])
-      gst_clock_id_unschedule(self->waits[k]);
-}
-
-static void set_flushing(RcReplayKitSrc *self, gboolean flushing) {
-  g_mutex_lock(&self->lock);
-  self->flushing = flushing;
-  if (flushing)
-    unschedule_waits(self);
-  g_cond_broadcast(&self->cond);
-  g_mutex_unlock(&self->lock);
-}
-
 static void stream_loop(gpointer pad) {
   RcReplayKitSrc *self = (RcReplayKitSrc *)GST_PAD_PARENT(pad);
   RcStreamKind kind = GPOINTER_TO_INT(gst_pad_get_element_private(pad));
@@ -276,10 +176,10 @@ static gboolean activate_mode(GstPad *pad, GstObject *parent, GstPadMode mode, g
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
   if (active) {
-    set_flushing(self, FALSE);
+    rc_replaykitsrc_set_flushing(self, FALSE);
     return gst_pad_start_task(pad, stream_loop, pad, NULL);
   }
-  set_flushing(self, TRUE);
+  rc_replaykitsrc_set_flushing(self, TRUE);
   return gst_pad_stop_task(pad);
 }
 
@@ -328,16 +228,8 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
         return GST_STATE_CHANGE_FAILURE;
       break;
     case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
-      g_mutex_lock(&self->lock);
-      self->playing = TRUE;
-      g_cond_broadcast(&self->cond);
-      g_mutex_unlock(&self->lock);
-      break;
     case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
-      g_mutex_lock(&self->lock);
-      self->playing = FALSE;
-      unschedule_waits(self);
-      g_mutex_unlock(&self->lock);
+      rc_replaykitsrc_set_playing(self, transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING);
       break;
     default:
       break;
@@ -409,10 +301,7 @@ static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
 }
 
 static void rc_replaykitsrc_init(RcReplayKitSrc *self) {
-  g_mutex_init(&self->lock);
-  g_cond_init(&self->cond);
   rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
-  self->flushing = TRUE;
 
   for (int k = 0; k < RC_STREAM_COUNT; k++) {
     GstPad *pad = gst_pad_new_from_static_template(&templates[k], templates[k].name_template);

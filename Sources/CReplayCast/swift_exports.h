@@ -24,6 +24,9 @@ gboolean rc_replaykitsrc_prepare(RcReplayKitSrc *self);
 gboolean rc_replaykitsrc_is_live(RcReplayKitSrc *self);
 /* PAUSED -> READY, after the tasks stopped: drops what prepare built. */
 void rc_replaykitsrc_reset(RcReplayKitSrc *self);
+/* Pads deactivating (TRUE) or activating; PAUSED -> PLAYING (TRUE) and back: both end waits. */
+void rc_replaykitsrc_set_flushing(RcReplayKitSrc *self, gboolean flushing);
+void rc_replaykitsrc_set_playing(RcReplayKitSrc *self, gboolean playing);
 /* One iteration of a stream's task; FALSE pauses the task (EOS, flushing, error). */
 gboolean rc_replaykitsrc_stream_step(RcReplayKitSrc *self, RcStreamKind kind);
 gboolean rc_replaykitsrc_query(RcReplayKitSrc *self, RcStreamKind kind, GstQuery *query);

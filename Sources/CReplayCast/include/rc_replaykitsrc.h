@@ -54,14 +54,6 @@ typedef struct {
   /* Why the last rejected string property was rejected; starting fails while it is set. */
   gchar *rejection;
 
-  /* Guards the fields below; the condition wakes streams waiting for PLAYING. */
-  GMutex lock;
-  GCond cond;
-  gboolean playing;
-  gboolean flushing;
-  GstClockID waits[RC_STREAM_COUNT];
-  gboolean woken[RC_STREAM_COUNT];
-
   void *state; /* Swift ReplayKitBroadcast, retained; instance init to finalize */
 } RcReplayKitSrc;
 
@@ -75,27 +67,9 @@ GType rc_replaykitsrc_get_type(void);
 void rc_replaykitsrc_copy_settings(RcReplayKitSrc *self, RcReplayKitSrcSettings *out);
 void rc_replaykitsrc_settings_clear(RcReplayKitSrcSettings *settings);
 
-typedef enum {
-  RC_WAIT_OK = 0,       /* the time has come */
-  RC_WAIT_STOPPED = 1,  /* flushing or shutting down: leave the loop */
-  RC_WAIT_WOKEN = 2,    /* rc_replaykitsrc_wake: something changed, decide again */
-} RcWaitResult;
-
-/* Blocks a stream until the element is PLAYING (live mode) or flushing. */
-RcWaitResult rc_replaykitsrc_wait_playing(RcReplayKitSrc *self);
-/* Blocks a stream until the pipeline clock reaches base time + running_time; returns
- * at once without a clock. Interrupted by flushing and by leaving PLAYING (then waits
- * for PLAYING again and retries). */
-RcWaitResult rc_replaykitsrc_wait_until(RcReplayKitSrc *self, RcStreamKind kind, GstClockTime running_time);
-/* Blocks a stream that has nothing to do until rc_replaykitsrc_wake or flushing. */
-RcWaitResult rc_replaykitsrc_wait_woken(RcReplayKitSrc *self, RcStreamKind kind);
-/* Interrupts every clock wait so the streams re-evaluate (an action signal arrived). */
-void rc_replaykitsrc_wake(RcReplayKitSrc *self);
 /* The nick of a device enum value ("iphone-11-ios17"). */
 const gchar *rc_replaykitsrc_device_name(gint device);
 /* An event carrying the image-orientation tag (e.g. "rotate-90"). */
 GstEvent *rc_image_orientation_tag_event(const gchar *orientation);
-/* The clock's current running time, or GST_CLOCK_TIME_NONE without a clock. */
-GstClockTime rc_replaykitsrc_running_time(RcReplayKitSrc *self);
 
 #endif

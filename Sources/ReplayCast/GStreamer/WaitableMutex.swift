@@ -45,12 +45,13 @@ final class WaitableMutex<Value> {
     }
 
     /// Blocks until `ready` holds (checked under the lock, first at once, then after each
-    /// wake), then returns what `then` reads from the value, still under the lock.
-    func wait<Result>(until ready: (Value) -> Bool, then body: (Value) -> Result) -> Result {
+    /// wake), then returns what `then` reads from (or consumes in) the value, still under the
+    /// lock, so nothing changes between the wait ending and what it took.
+    func wait<Result>(until ready: (Value) -> Bool, then body: (inout Value) -> Result) -> Result {
         g_mutex_lock(mutex)
         defer { g_mutex_unlock(mutex) }
         while !ready(value) { g_cond_wait(condition, mutex) }
-        return body(value)
+        return body(&value)
     }
 }
 

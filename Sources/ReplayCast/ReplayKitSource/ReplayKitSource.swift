@@ -11,6 +11,7 @@ final class ReplayKitSource {
     private var configuration: BroadcastConfiguration?
     private var timeline: BroadcastTimeline?
     private var producers: [StreamProducer] = []
+    let waits = StreamWaits()
 
     init(element: UnsafeMutablePointer<RcReplayKitSrc>) { self.element = element }
 
@@ -136,8 +137,8 @@ final class ReplayKitSource {
     /// False when there is no broadcast (READY or NULL).
     private func apply(_ action: BroadcastAction) -> Bool {
         guard let timeline else { return false }
-        timeline.act(action, now: isLive ? UInt64(rc_replaykitsrc_running_time(element)) : nil)
-        rc_replaykitsrc_wake(element)
+        timeline.act(action, now: isLive ? UInt64(StreamWaits.runningTime(of: rc_element(element))) : nil)
+        waits.wake()
         return true
     }
 }
@@ -173,6 +174,16 @@ func replayKitSourceIsLive(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> g
 @_cdecl("rc_replaykitsrc_reset")
 func replayKitSourceReset(_ element: UnsafeMutablePointer<RcReplayKitSrc>) {
     ReplayKitSource.of(element).reset()
+}
+
+@_cdecl("rc_replaykitsrc_set_flushing")
+func replayKitSourceSetFlushing(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ flushing: gboolean) {
+    ReplayKitSource.of(element).waits.setFlushing(flushing != 0)
+}
+
+@_cdecl("rc_replaykitsrc_set_playing")
+func replayKitSourceSetPlaying(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ playing: gboolean) {
+    ReplayKitSource.of(element).waits.setPlaying(playing != 0)
 }
 
 @_cdecl("rc_replaykitsrc_stream_step")

@@ -39,8 +39,8 @@ class StreamProducer {
     final func step() -> Bool {
         if !started {
             if configuration.live {
-                guard rc_replaykitsrc_wait_playing(element) == RC_WAIT_OK else { return false }
-                epoch = timeline.epoch(startingAt: UInt64(rc_replaykitsrc_running_time(element)))
+                guard waits.waitForPlaying() == .due else { return false }
+                epoch = timeline.epoch(startingAt: UInt64(StreamWaits.runningTime(of: rc_element(element))))
             }
             pushStart()
             started = true
@@ -71,21 +71,17 @@ class StreamProducer {
     /// Buffer timestamps: broadcast time on the pipeline's running time.
     func runningTime(_ broadcastTime: UInt64) -> GstClockTime { GstClockTime(epoch &+ broadcastTime) }
 
-    enum Wait { case due, woken, stopped }
+    private var waits: StreamWaits { ReplayKitSource.of(element).waits }
 
     /// In live mode, blocks until broadcast time `time` has come on the pipeline clock.
-    func wait(until time: UInt64) -> Wait {
+    func wait(until time: UInt64) -> StreamWaits.Outcome {
         guard configuration.live else { return .due }
-        switch rc_replaykitsrc_wait_until(element, kind, runningTime(time)) {
-        case RC_WAIT_OK: return .due
-        case RC_WAIT_WOKEN: return .woken
-        default: return .stopped
-        }
+        return waits.wait(until: runningTime(time), stream: streamIndex, of: rc_element(element))
     }
 
     /// Nothing to produce until an action signal arrives (or the element stops).
-    func waitForAction() -> Wait {
-        rc_replaykitsrc_wait_woken(element, kind) == RC_WAIT_WOKEN ? .woken : .stopped
+    func waitForAction() -> StreamWaits.Outcome {
+        waits.waitForWake(stream: streamIndex)
     }
 
     /// Pushes a buffer stamped [time, time + duration); false when the task must stop.
