@@ -13,8 +13,10 @@ final class DualMixer {
 
     let inputs = [MixerInput(name: "app"), MixerInput(name: "mic")]
     let flow = DualMixerFlow()
-    // The output format and the mix buffers belong to the aggregator's thread; dynamic
-    // exclusivity checks on them came to four per output buffer.
+    /// The mix side (output format, mix buffers, levels) belongs to the aggregator's thread,
+    /// and to start/stop/flush while that thread is held; checked in debug builds.
+    let mixOwner = StreamingOwner("dualmixer mix")
+    // Dynamic exclusivity checks on the mix side came to four per output buffer.
     @exclusivity(unchecked) private var output: OutputFormat = .s16le
     /// Running time of output frame 0, fixed by the first buffer on either input (or the first
     /// aggregate, if that comes first).
@@ -368,7 +370,8 @@ func dualMixerStateFree(_ state: UnsafeMutableRawPointer?) {
 
 @_cdecl("rc_dualmixer_start")
 func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
-    DualMixer.of(element).start()
+    let mixer = DualMixer.of(element)
+    mixer.mixOwner.run { mixer.start() }
     return 1
 }
 
@@ -376,18 +379,21 @@ func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
 func dualMixerStop(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
     // Every level message of the run is on the bus before the element leaves PAUSED.
     rc_post_flush()
-    DualMixer.of(element).stop()
+    let mixer = DualMixer.of(element)
+    mixer.mixOwner.run { mixer.stop() }
     return 1
 }
 
 @_cdecl("rc_dualmixer_set_output_caps")
 func dualMixerSetOutputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
-    DualMixer.of(element).setOutputCaps(caps) ? 1 : 0
+    let mixer = DualMixer.of(element)
+    return mixer.mixOwner.run { mixer.setOutputCaps(caps) } ? 1 : 0
 }
 
 @_cdecl("rc_dualmixer_flush")
 func dualMixerFlush(_ element: UnsafeMutablePointer<RcDualMixer>) -> GstFlowReturn {
-    DualMixer.of(element).flush()
+    let mixer = DualMixer.of(element)
+    mixer.mixOwner.run { mixer.flush() }
     return GST_FLOW_OK
 }
 
@@ -399,5 +405,6 @@ func dualMixerChain(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: UnsafeM
 
 @_cdecl("rc_dualmixer_aggregate")
 func dualMixerAggregate(_ element: UnsafeMutablePointer<RcDualMixer>, _ timeout: gboolean) -> GstFlowReturn {
-    DualMixer.of(element).aggregate(element, timeout: timeout != 0)
+    let mixer = DualMixer.of(element)
+    return mixer.mixOwner.run { mixer.aggregate(element, timeout: timeout != 0) }
 }

@@ -77,7 +77,8 @@ final class ReplayKitSource {
     func step(_ kind: RcStreamKind) -> Bool {
         let index = Int(kind.rawValue)
         guard index < producers.count else { return false }
-        return producers[index].step()
+        let producer = producers[index]
+        return producer.owner.run { producer.step() }
     }
 
     /// A live stream's data for [t, t + d) exists only at t + d: its latency is its longest buffer.

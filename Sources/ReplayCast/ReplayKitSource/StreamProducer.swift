@@ -2,8 +2,10 @@ import CGStreamer
 import CReplayCast
 
 /// One of replaykitsrc's three streams. Each runs on its own pad task and alone touches its
-/// producer, so producers need no lock; what they share is the `BroadcastTimeline`.
+/// producer, so producers need no lock (`owner` checks that in debug builds); what they
+/// share is the `BroadcastTimeline`.
 class StreamProducer {
+    let owner = StreamingOwner("replaykitsrc stream")
     let kind: RcStreamKind
     let element: UnsafeMutablePointer<RcReplayKitSrc>
     let pad: UnsafeMutablePointer<GstPad>
