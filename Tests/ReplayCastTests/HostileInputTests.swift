@@ -159,6 +159,41 @@ import Testing
         Self.expectMixesAgain(harness, "after odd input")
     }
 
+    /// Odd H.264 access units (empty, short, random sizes; missing, repeated, backwards and
+    /// huge timestamps; keyframes and delta units at random, DISCONT and GAP) into
+    /// rtmpreconnectsink while no server answers and it keeps media to send later: every
+    /// buffer is taken, nothing is an error, and EOS still ends the stream.
+    @Test(arguments: [UInt64(1), 2, 3, 42, 2026])
+    func rtmpreconnectsinkKeepsOddAccessUnitsWhileDisconnectedAndEnds(seed: UInt64) throws {
+        GStreamerSetup.ensure()
+        let sink = try #require(gst_element_factory_make("rtmpreconnectsink", nil))
+        for (name, value) in [("location", "rtmp://127.0.0.1:9/live/hostile"), ("while-disconnected", "keep"),
+                              ("buffer-duration", "1000000000"), ("retry-delay", "10000000000")] {
+            gst_util_set_object_arg(rc_gobject(sink), name, value)
+        }
+        let harness = Harness(sink: sink, sinkPad: "video",
+                              caps: "video/x-h264,stream-format=avc,alignment=au,width=64,height=48,framerate=30/1")
+        gst_object_unref(sink)
+        var keyframes = Seeded(state: seed &+ 1)
+        let odd = Self.oddBuffers(seed: seed, count: 200, bytesPerFrame: 97, rate: 30, framesPerBuffer: 3)
+        var taken = 0
+        for buffer in odd {
+            var flags = buffer.flags?.rawValue ?? 0
+            if keyframes.next(3) != 0 { flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue }
+            let bytes = (0..<buffer.bytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ Int(seed)) }
+            if harness.push(bytes, pts: buffer.pts, flags: GstBufferFlags(rawValue: flags)) == GST_FLOW_OK { taken += 1 }
+        }
+        harness.pushEOS()
+        let deadline = Date().addingTimeInterval(5)
+        while harness.endsOfStream == 0 && harness.errors.isEmpty && Date() < deadline {
+            _ = harness.messages()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(taken == 200, "every buffer taken: \(taken) of 200")
+        #expect(harness.errors.isEmpty, "\(harness.errors)")
+        #expect(harness.endsOfStream == 1, "EOS without a connection")
+    }
+
     /// Main picture buffers smaller than the caps say (100, 0, 28799 and 1 of 28800 bytes)
     /// among good ones: every input gives an output frame, the short ones without the main
     /// picture (compositor also skips a frame it cannot map), and no error.

@@ -15,14 +15,37 @@ final class Harness {
         gst_harness_set_src_caps_str(harness, caps)
     }
 
-    /// A harness on one named sink pad (and src pad) of an element with several.
-    init(factory: String, sinkPad: String, srcPad: String = "src", caps: String) {
+    /// A harness on one named sink pad (and src pad, none for a sink) of an element with several.
+    init(factory: String, sinkPad: String, srcPad: String? = "src", caps: String) {
         GStreamerSetup.ensure()
         harness = gst_harness_new_with_padnames(factory, sinkPad, srcPad)
         bus = gst_bus_new()
         gst_element_set_bus(harness.pointee.element, bus)
         gst_harness_set_src_caps_str(harness, caps)
     }
+
+    /// A harness on the sink pad `sinkPad` of a sink configured before the harness starts it
+    /// (as a sink whose start needs its properties set, the harness playing it at once).
+    init(sink element: UnsafeMutablePointer<GstElement>, sinkPad: String, caps: String) {
+        GStreamerSetup.ensure()
+        harness = gst_harness_new_empty()
+        bus = gst_bus_new()
+        gst_element_set_bus(element, bus)
+        gst_harness_add_element_full(harness, element, Self.anySource, sinkPad, nil, nil)
+        gst_harness_set_src_caps_str(harness, caps)
+    }
+
+    /// The harness's own source pad for `init(sink:)`: what gst_harness_new gives, ANY caps.
+    /// Built once, never freed, like a C static template.
+    nonisolated(unsafe) private static let anySource: UnsafeMutablePointer<GstStaticPadTemplate> = {
+        let template = UnsafeMutablePointer<GstStaticPadTemplate>.allocate(capacity: 1)
+        template.initialize(to: GstStaticPadTemplate())
+        template.pointee.name_template = UnsafePointer(strdup("src"))
+        template.pointee.direction = GST_PAD_SRC
+        template.pointee.presence = GST_PAD_ALWAYS
+        template.pointee.static_caps.string = UnsafePointer(strdup("ANY"))
+        return template
+    }()
 
     deinit {
         // Messages left on the bus hold the element, which holds the bus: flushing breaks
@@ -71,6 +94,8 @@ final class Harness {
 
     /// Texts of the error messages posted so far.
     private(set) var errors: [String] = []
+    /// EOS messages posted so far (a sink's).
+    private(set) var endsOfStream = 0
 
     /// Element messages posted so far, oldest first; error texts are kept in `errors`.
     func messages() -> [Fields] {
@@ -82,6 +107,8 @@ final class Harness {
                 gst_message_parse_error(message, &gerror, nil)
                 errors.append(gerror.map { String(cString: $0.pointee.message) } ?? "")
                 g_clear_error(&gerror)
+            } else if message.pointee.type == GST_MESSAGE_EOS {
+                endsOfStream += 1
             } else if message.pointee.type == GST_MESSAGE_ELEMENT, let s = gst_message_get_structure(message) {
                 out.append(Fields(s))
             }
