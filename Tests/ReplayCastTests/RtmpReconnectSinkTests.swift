@@ -57,7 +57,8 @@ import Testing
     }
 
     static func pushed(_ admission: RtmpGate.Admission) -> [GstClockTime] {
-        guard case .push(let buffers) = admission else { return [] }
+        guard case .push(let kept, let buffer) = admission else { return [] }
+        let buffers = kept + [buffer]
         defer { buffers.forEach { gst_buffer_unref($0) } }
         return buffers.map { $0.pointee.pts / GstClockTime(second) }
     }

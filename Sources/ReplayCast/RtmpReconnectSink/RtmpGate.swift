@@ -39,7 +39,9 @@ struct RtmpGate: ~Copyable {
     var hasVideo: Bool { streams.contains(0) }
 
     enum Admission {
-        case push([UnsafeMutablePointer<GstBuffer>])
+        /// Push what was kept for the stream (oldest first, usually nothing), then the buffer:
+        /// apart, so the common case builds no array per buffer.
+        case push(kept: [UnsafeMutablePointer<GstBuffer>], buffer: UnsafeMutablePointer<GstBuffer>)
         case held
     }
 
@@ -51,7 +53,7 @@ struct RtmpGate: ~Copyable {
             guard !KeptMedia.isDelta(buffer) else { return hold(buffer, stream: stream) }
             awaitingKeyframe = false
         }
-        return .push(kept.take(stream) + [buffer])
+        return .push(kept: kept.take(stream), buffer: buffer)
     }
 
     private mutating func hold(_ buffer: UnsafeMutablePointer<GstBuffer>, stream: Int) -> Admission {

@@ -92,21 +92,25 @@ final class RtmpReconnectSink {
                _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
         let index = Int(stream.rawValue)
         if gate.withLock({ $0.live == nil }) { learnLiveness(element, stream) }
-        guard case .push(let buffers) = gate.withLock({ $0.admit(buffer, stream: index) }),
-              let out = Self.outpad(element, stream) else {
+        guard case .push(let kept, let admitted) = gate.withLock({ $0.admit(buffer, stream: index) }) else {
             DebugLog.rtmpreconnectsink.log(element, "\(stream == RC_RTMP_VIDEO ? "video" : "audio") buffer held or dropped")
             return GST_FLOW_OK
         }
-        for (i, buffer) in buffers.enumerated() {
+        // A pad released meanwhile has no connection pad: what was admitted is dropped.
+        let out = Self.outpad(element, stream)
+        var failed = out == nil
+        func send(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+            guard !failed, let out else { return gst_buffer_unref(buffer) }
             let flow = gst_pad_push(out, buffer)
             if flow != GST_FLOW_OK {
                 // The connection is failing: its thread hears why from rtmp2sink. The rest of
                 // the pipeline goes on.
                 DebugLog.rtmpreconnectsink.debug(element, "push into the connection: \(String(cString: gst_flow_get_name(flow)))")
-                buffers[(i + 1)...].forEach { gst_buffer_unref($0) }
-                break
+                failed = true
             }
         }
+        kept.forEach(send)
+        send(admitted)
         return GST_FLOW_OK
     }
 
