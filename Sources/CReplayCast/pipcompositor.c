@@ -315,30 +315,8 @@ static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_event(agg, pad, event);
 }
 
-/* What a sink pad takes: any of our formats at any size, rate and colorimetry, since every
- * input is placed, scaled and, if needed, converted by us (GstVideoAggregator's own answer
- * for non-converting pads is downstream's caps, size included, which would refuse a PiP).
- * Formats downstream takes come first, so an upstream that can choose picks one that needs
- * no conversion. */
 static GstCaps *sink_caps(GstElement *element, GstCaps *filter) {
-  GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
-  GstCaps *downstream = gst_pad_peer_query_caps(GST_AGGREGATOR_SRC_PAD(element), supported);
-  downstream = gst_caps_make_writable(downstream);
-  for (guint i = 0; i < gst_caps_get_size(downstream); i++) {
-    GstStructure *s = gst_caps_get_structure(downstream, i);
-    gst_structure_set(s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-        "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
-    gst_structure_remove_fields(s, "colorimetry", "chroma-site", "pixel-aspect-ratio", NULL);
-  }
-  GstCaps *preferred = gst_caps_intersect(downstream, supported);
-  gst_caps_unref(downstream);
-  GstCaps *caps = gst_caps_merge(preferred, supported);
-  if (filter) {
-    GstCaps *filtered = gst_caps_intersect_full(filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref(caps);
-    caps = filtered;
-  }
-  return caps;
+  return rc_pipcompositor_sink_caps((RcPipCompositor *)element, filter);
 }
 
 static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query) {
@@ -357,7 +335,7 @@ static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
   return rc_pipcompositor_fixate_src_caps((RcPipCompositor *)agg, caps);
 }
 
-GstCaps *rc_pipcompositor_src_caps(void) { return gst_static_pad_template_get_caps(&src_template); }
+GstCaps *rc_pipcompositor_template_caps(void) { return gst_static_pad_template_get_caps(&src_template); }
 
 /* Child proxy, so "name.sink_1::xpos=…" works in launch lines (the parser sets properties of
  * pads that appear later through child-added). */

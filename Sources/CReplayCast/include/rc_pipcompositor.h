@@ -106,8 +106,8 @@ GstBuffer *rc_pipcompositor_take_memory(RcPipCompositor *self, GstBuffer *main, 
  * NULL if it could not be set up. */
 GstBufferPool *rc_wrapper_pool_new(void);
 
-/* The src pad template's caps (a new reference). */
-GstCaps *rc_pipcompositor_src_caps(void);
+/* The pad templates' caps, the same for sink and src pads (a new reference). */
+GstCaps *rc_pipcompositor_template_caps(void);
 
 /* FALSE when `buffer` is smaller than `info` says a frame is (without a video meta; with one,
  * mapping checks its planes). */
