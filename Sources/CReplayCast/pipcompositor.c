@@ -263,33 +263,12 @@ static GstFlowReturn aggregate_frames(GstVideoAggregator *vagg, GstBuffer *outbu
   return rc_pipcompositor_aggregate_frames((RcPipCompositor *)vagg, outbuf);
 }
 
-/* The output moves on by one frame, as the base class does on a timeout before it has caps;
- * unless the segment's stop is reached, where the end stands. */
-static gboolean skip_frame(GstAggregator *agg) {
-  GstVideoInfo *info = &GST_VIDEO_AGGREGATOR(agg)->info;
-  gint fps_n = GST_VIDEO_INFO_FPS_N(info) > 0 ? GST_VIDEO_INFO_FPS_N(info) : 25;
-  gint fps_d = GST_VIDEO_INFO_FPS_D(info) > 0 ? GST_VIDEO_INFO_FPS_D(info) : 1;
-  GstSegment *segment = &GST_AGGREGATOR_PAD(agg->srcpad)->segment;
-  gboolean skipped = FALSE;
-  GST_OBJECT_LOCK(agg);
-  if (segment->rate > 0) {
-    guint64 position = GST_CLOCK_TIME_IS_VALID(segment->position) && segment->position >= segment->start
-        ? segment->position : segment->start;
-    position += gst_util_uint64_scale(GST_SECOND, fps_d, fps_n);
-    skipped = !GST_CLOCK_TIME_IS_VALID(segment->stop) || position < segment->stop;
-    if (skipped)
-      segment->position = position;
-  }
-  GST_OBJECT_UNLOCK(agg);
-  return skipped;
+GstFlowReturn rc_pipcompositor_parent_aggregate(RcPipCompositor *self, gboolean timeout) {
+  return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->aggregate(GST_AGGREGATOR(self), timeout);
 }
 
 static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
-  GstFlowReturn ret = GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->aggregate(agg, timeout);
-  if (ret == GST_FLOW_EOS && timeout && rc_pipcompositor_ended_before_any_input((RcPipCompositor *)agg)
-      && skip_frame(agg))
-    return GST_AGGREGATOR_FLOW_NEED_DATA;
-  return ret;
+  return rc_pipcompositor_aggregate((RcPipCompositor *)agg, timeout);
 }
 
 static gboolean start(GstAggregator *agg) {
