@@ -198,59 +198,6 @@ void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count) {
     gst_clear_object(&pads[i].pad);
 }
 
-GstBuffer *rc_pipcompositor_take_memory(RcPipCompositor *self, GstBuffer *main, const GstVideoInfo *output) {
-  /* Only the pad references it: nobody else can see the pixels change. */
-  if (!self->wrappers || GST_MINI_OBJECT_REFCOUNT_VALUE(main) != 1 || !gst_buffer_is_all_memory_writable(main))
-    return NULL;
-  guint n = gst_buffer_n_memory(main);
-  GstMemory *memory[16];
-  if (n == 0 || n > G_N_ELEMENTS(memory))
-    return NULL;
-  /* Plain system memory only: memory of a device or of a fixed-size pool (v4l2, dmabuf, GL)
-   * must go back to its owner, so those are copied instead. */
-  for (guint i = 0; i < n; i++) {
-    GstMemory *mem = gst_buffer_peek_memory(main, i);
-    if (!gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM) || GST_MEMORY_IS_READONLY(mem))
-      return NULL;
-  }
-  if (gst_buffer_get_size(main) < GST_VIDEO_INFO_SIZE(output))
-    return NULL;
-  GstVideoMeta *meta = gst_buffer_get_video_meta(main);
-  if (meta) {
-    if (meta->format != GST_VIDEO_INFO_FORMAT(output) || meta->width != (guint)GST_VIDEO_INFO_WIDTH(output)
-        || meta->height != (guint)GST_VIDEO_INFO_HEIGHT(output) || meta->n_planes != GST_VIDEO_INFO_N_PLANES(output))
-      return NULL;
-    for (guint i = 0; i < meta->n_planes; i++)
-      if (meta->offset[i] != output->offset[i] || meta->stride[i] != output->stride[i])
-        return NULL;
-  }
-
-  GstBuffer *out = NULL;
-  if (gst_buffer_pool_acquire_buffer(self->wrappers, &out, NULL) != GST_FLOW_OK)
-    return NULL;
-  /* Out of `main` before into `out`: memory with one owner at a time needs no parent list. */
-  for (guint i = 0; i < n; i++)
-    memory[i] = gst_buffer_get_memory(main, i);
-  gst_buffer_remove_all_memory(main);
-  for (guint i = 0; i < n; i++)
-    gst_buffer_append_memory(out, memory[i]);
-  GstVideoMeta *layout = gst_buffer_get_video_meta(out);
-  layout->flags = meta ? meta->flags : GST_VIDEO_FRAME_FLAG_NONE;
-  layout->format = GST_VIDEO_INFO_FORMAT(output);
-  layout->width = GST_VIDEO_INFO_WIDTH(output);
-  layout->height = GST_VIDEO_INFO_HEIGHT(output);
-  layout->n_planes = GST_VIDEO_INFO_N_PLANES(output);
-  for (guint i = 0; i < GST_VIDEO_MAX_PLANES; i++) {
-    layout->offset[i] = output->offset[i];
-    layout->stride[i] = output->stride[i];
-  }
-  return out;
-}
-
-gboolean rc_video_buffer_fits(GstBuffer *buffer, const GstVideoInfo *info) {
-  return gst_buffer_get_video_meta(buffer) != NULL || gst_buffer_get_size(buffer) >= GST_VIDEO_INFO_SIZE(info);
-}
-
 GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf) {
   return GST_VIDEO_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->create_output_buffer(GST_VIDEO_AGGREGATOR(self), outbuf);
 }

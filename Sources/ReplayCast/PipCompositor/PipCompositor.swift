@@ -122,7 +122,7 @@ final class PipCompositor {
 
         // A main buffer whose memory an earlier frame took (the in-place plan) is drawn from
         // the held output, not read: only another buffer can be short.
-        if count > 0, let buffer = pads[0].buffer, buffer != takenMain, rc_video_buffer_fits(buffer, &pads[0].info) == 0 {
+        if count > 0, let buffer = pads[0].buffer, buffer != takenMain, !MainBuffer.fits(buffer, &pads[0].info) {
             skipShortMain(element, buffer)
             pads[0].buffer = nil
         }
@@ -171,7 +171,7 @@ final class PipCompositor {
                     flow = rc_pipcompositor_allocate_output(element, outbuf)
                     plan = .copyHeld
                 }
-            } else if let memory = rc_pipcompositor_take_memory(element, mainBuffer, &output) {
+            } else if let memory = MainBuffer.takeMemory(of: mainBuffer, output: &output, wrappers: element.pointee.wrappers) {
                 takenMain = gst_buffer_ref(mainBuffer)
                 outbuf.pointee = memory
                 plan = .taken
