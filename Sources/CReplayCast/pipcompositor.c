@@ -1,6 +1,7 @@
 /* pipcompositor: GTypes of the element and of its sink pads, properties, pad templates,
- * child proxy, caps choice and vfunc trampolines. Deciding what to draw, and drawing it,
- * happens in Swift (PipCompositor.swift). */
+ * child proxy, the per-frame snapshot of settings and pads taken under their locks, and
+ * vfunc trampolines. The decisions (caps, timeouts, what to draw and into which buffer) and
+ * the drawing happen in Swift (Sources/ReplayCast/PipCompositor/). */
 #include "include/rc_pipcompositor.h"
 #include "swift_exports.h"
 
@@ -250,9 +251,6 @@ static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *
       || GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_query(agg, pad, query);
 }
 
-/* The output format (and colorimetry) is the main picture's whenever downstream takes it,
- * so the main picture never needs converting; otherwise the first of ours it takes. */
-/* Output caps: Swift's policy (PipOutputCaps.swift). */
 static void find_best_format(GstVideoAggregator *vagg, GstCaps *downstream, GstVideoInfo *best, gboolean *alpha) {
   rc_pipcompositor_find_best_format((RcPipCompositor *)vagg, downstream, best, alpha);
 }
