@@ -457,7 +457,7 @@ final class PipCompositor {
         if let moved {
             DebugLog.pipcompositor.debug(element, "no input yet: the output moves on by one frame, to \(moved) ns")
         } else {
-            DebugLog.pipcompositor.debug(element, "no input yet and no frame left before the segment's end: end of stream")
+            DebugLog.pipcompositor.debug(element, "no input yet and no frame to move on to (the segment's stop, or a reverse segment): end of stream")
         }
         return moved != nil
     }
