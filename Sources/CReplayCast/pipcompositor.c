@@ -1,6 +1,7 @@
 /* pipcompositor: GTypes of the element and of its sink pads, properties, pad templates,
- * child proxy, caps choice and vfunc trampolines. Deciding what to draw, and drawing it,
- * happens in Swift (PipCompositor.swift). */
+ * child proxy, the per-frame snapshot of settings and pads taken under their locks, and
+ * vfunc trampolines. The decisions (caps, timeouts, what to draw and into which buffer) and
+ * the drawing happen in Swift (Sources/ReplayCast/PipCompositor/). */
 #include "include/rc_pipcompositor.h"
 #include "swift_exports.h"
 
@@ -198,59 +199,6 @@ void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count) {
     gst_clear_object(&pads[i].pad);
 }
 
-GstBuffer *rc_pipcompositor_take_memory(RcPipCompositor *self, GstBuffer *main, const GstVideoInfo *output) {
-  /* Only the pad references it: nobody else can see the pixels change. */
-  if (!self->wrappers || GST_MINI_OBJECT_REFCOUNT_VALUE(main) != 1 || !gst_buffer_is_all_memory_writable(main))
-    return NULL;
-  guint n = gst_buffer_n_memory(main);
-  GstMemory *memory[16];
-  if (n == 0 || n > G_N_ELEMENTS(memory))
-    return NULL;
-  /* Plain system memory only: memory of a device or of a fixed-size pool (v4l2, dmabuf, GL)
-   * must go back to its owner, so those are copied instead. */
-  for (guint i = 0; i < n; i++) {
-    GstMemory *mem = gst_buffer_peek_memory(main, i);
-    if (!gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM) || GST_MEMORY_IS_READONLY(mem))
-      return NULL;
-  }
-  if (gst_buffer_get_size(main) < GST_VIDEO_INFO_SIZE(output))
-    return NULL;
-  GstVideoMeta *meta = gst_buffer_get_video_meta(main);
-  if (meta) {
-    if (meta->format != GST_VIDEO_INFO_FORMAT(output) || meta->width != (guint)GST_VIDEO_INFO_WIDTH(output)
-        || meta->height != (guint)GST_VIDEO_INFO_HEIGHT(output) || meta->n_planes != GST_VIDEO_INFO_N_PLANES(output))
-      return NULL;
-    for (guint i = 0; i < meta->n_planes; i++)
-      if (meta->offset[i] != output->offset[i] || meta->stride[i] != output->stride[i])
-        return NULL;
-  }
-
-  GstBuffer *out = NULL;
-  if (gst_buffer_pool_acquire_buffer(self->wrappers, &out, NULL) != GST_FLOW_OK)
-    return NULL;
-  /* Out of `main` before into `out`: memory with one owner at a time needs no parent list. */
-  for (guint i = 0; i < n; i++)
-    memory[i] = gst_buffer_get_memory(main, i);
-  gst_buffer_remove_all_memory(main);
-  for (guint i = 0; i < n; i++)
-    gst_buffer_append_memory(out, memory[i]);
-  GstVideoMeta *layout = gst_buffer_get_video_meta(out);
-  layout->flags = meta ? meta->flags : GST_VIDEO_FRAME_FLAG_NONE;
-  layout->format = GST_VIDEO_INFO_FORMAT(output);
-  layout->width = GST_VIDEO_INFO_WIDTH(output);
-  layout->height = GST_VIDEO_INFO_HEIGHT(output);
-  layout->n_planes = GST_VIDEO_INFO_N_PLANES(output);
-  for (guint i = 0; i < GST_VIDEO_MAX_PLANES; i++) {
-    layout->offset[i] = output->offset[i];
-    layout->stride[i] = output->stride[i];
-  }
-  return out;
-}
-
-gboolean rc_video_buffer_fits(GstBuffer *buffer, const GstVideoInfo *info) {
-  return gst_buffer_get_video_meta(buffer) != NULL || gst_buffer_get_size(buffer) >= GST_VIDEO_INFO_SIZE(info);
-}
-
 GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf) {
   return GST_VIDEO_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->create_output_buffer(GST_VIDEO_AGGREGATOR(self), outbuf);
 }
@@ -263,33 +211,12 @@ static GstFlowReturn aggregate_frames(GstVideoAggregator *vagg, GstBuffer *outbu
   return rc_pipcompositor_aggregate_frames((RcPipCompositor *)vagg, outbuf);
 }
 
-/* The output moves on by one frame, as the base class does on a timeout before it has caps;
- * unless the segment's stop is reached, where the end stands. */
-static gboolean skip_frame(GstAggregator *agg) {
-  GstVideoInfo *info = &GST_VIDEO_AGGREGATOR(agg)->info;
-  gint fps_n = GST_VIDEO_INFO_FPS_N(info) > 0 ? GST_VIDEO_INFO_FPS_N(info) : 25;
-  gint fps_d = GST_VIDEO_INFO_FPS_D(info) > 0 ? GST_VIDEO_INFO_FPS_D(info) : 1;
-  GstSegment *segment = &GST_AGGREGATOR_PAD(agg->srcpad)->segment;
-  gboolean skipped = FALSE;
-  GST_OBJECT_LOCK(agg);
-  if (segment->rate > 0) {
-    guint64 position = GST_CLOCK_TIME_IS_VALID(segment->position) && segment->position >= segment->start
-        ? segment->position : segment->start;
-    position += gst_util_uint64_scale(GST_SECOND, fps_d, fps_n);
-    skipped = !GST_CLOCK_TIME_IS_VALID(segment->stop) || position < segment->stop;
-    if (skipped)
-      segment->position = position;
-  }
-  GST_OBJECT_UNLOCK(agg);
-  return skipped;
+GstFlowReturn rc_pipcompositor_parent_aggregate(RcPipCompositor *self, gboolean timeout) {
+  return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->aggregate(GST_AGGREGATOR(self), timeout);
 }
 
 static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
-  GstFlowReturn ret = GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->aggregate(agg, timeout);
-  if (ret == GST_FLOW_EOS && timeout && rc_pipcompositor_ended_before_any_input((RcPipCompositor *)agg)
-      && skip_frame(agg))
-    return GST_AGGREGATOR_FLOW_NEED_DATA;
-  return ret;
+  return rc_pipcompositor_aggregate((RcPipCompositor *)agg, timeout);
 }
 
 static gboolean start(GstAggregator *agg) {
@@ -315,30 +242,8 @@ static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_event(agg, pad, event);
 }
 
-/* What a sink pad takes: any of our formats at any size, rate and colorimetry, since every
- * input is placed, scaled and, if needed, converted by us (GstVideoAggregator's own answer
- * for non-converting pads is downstream's caps, size included, which would refuse a PiP).
- * Formats downstream takes come first, so an upstream that can choose picks one that needs
- * no conversion. */
 static GstCaps *sink_caps(GstElement *element, GstCaps *filter) {
-  GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
-  GstCaps *downstream = gst_pad_peer_query_caps(GST_AGGREGATOR_SRC_PAD(element), supported);
-  downstream = gst_caps_make_writable(downstream);
-  for (guint i = 0; i < gst_caps_get_size(downstream); i++) {
-    GstStructure *s = gst_caps_get_structure(downstream, i);
-    gst_structure_set(s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-        "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
-    gst_structure_remove_fields(s, "colorimetry", "chroma-site", "pixel-aspect-ratio", NULL);
-  }
-  GstCaps *preferred = gst_caps_intersect(downstream, supported);
-  gst_caps_unref(downstream);
-  GstCaps *caps = gst_caps_merge(preferred, supported);
-  if (filter) {
-    GstCaps *filtered = gst_caps_intersect_full(filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref(caps);
-    caps = filtered;
-  }
-  return caps;
+  return rc_pipcompositor_sink_caps((RcPipCompositor *)element, filter);
 }
 
 static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query) {
@@ -346,9 +251,6 @@ static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *
       || GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_query(agg, pad, query);
 }
 
-/* The output format (and colorimetry) is the main picture's whenever downstream takes it,
- * so the main picture never needs converting; otherwise the first of ours it takes. */
-/* Output caps: Swift's policy (PipOutputCaps.swift). */
 static void find_best_format(GstVideoAggregator *vagg, GstCaps *downstream, GstVideoInfo *best, gboolean *alpha) {
   rc_pipcompositor_find_best_format((RcPipCompositor *)vagg, downstream, best, alpha);
 }
@@ -357,7 +259,7 @@ static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
   return rc_pipcompositor_fixate_src_caps((RcPipCompositor *)agg, caps);
 }
 
-GstCaps *rc_pipcompositor_src_caps(void) { return gst_static_pad_template_get_caps(&src_template); }
+GstCaps *rc_pipcompositor_template_caps(void) { return gst_static_pad_template_get_caps(&src_template); }
 
 /* Child proxy, so "name.sink_1::xpos=…" works in launch lines (the parser sets properties of
  * pads that appear later through child-added). */

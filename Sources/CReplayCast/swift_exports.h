@@ -61,11 +61,13 @@ void rc_pipcompositor_tag(RcPipCompositor *self, RcPipCompositorPad *pad, GstEve
 /* The output size the main picture asks for (upright); 0 when there is no main input yet. */
 void rc_pipcompositor_find_best_format(RcPipCompositor *self, GstCaps *downstream, GstVideoInfo *best, gboolean *alpha);
 GstCaps *rc_pipcompositor_fixate_src_caps(RcPipCompositor *self, GstCaps *caps);
+/* A sink pad's CAPS query answer (rc_sink_caps_query's RcCapsAnswer); `filter` may be NULL. */
+GstCaps *rc_pipcompositor_sink_caps(RcPipCompositor *self, GstCaps *filter);
 GstFlowReturn rc_pipcompositor_create_output_buffer(RcPipCompositor *self, GstBuffer **outbuf);
 GstFlowReturn rc_pipcompositor_aggregate_frames(RcPipCompositor *self, GstBuffer *outbuf);
-/* The base class answered EOS after a live timeout: TRUE when that is only because no input
- * has had a buffer yet (and the main one has not ended), so the output goes on. */
-gboolean rc_pipcompositor_ended_before_any_input(RcPipCompositor *self);
+/* The base class's aggregate, except that a live timeout before any input's first buffer
+ * moves the output on by one frame instead of ending it. */
+GstFlowReturn rc_pipcompositor_aggregate(RcPipCompositor *self, gboolean timeout);
 
 /* rtmpreconnectsink */
 void *rc_rtmpreconnectsink_state_new(void);

@@ -95,28 +95,20 @@ guint rc_pipcompositor_snapshot(RcPipCompositor *self, RcPipCompositorSettings *
     RcPipPadSnapshot *pads, guint capacity);
 void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count);
 
-/* The output buffer made of the main buffer's own memory, without copying, when nothing
- * else can see it: `main` is referenced only by its pad, its memory is plain system memory,
- * exclusively owned and writable, and its layout is the output's. The memory moves to a
- * buffer from `wrappers` (whose video meta then describes the output's layout); `main` is
- * left empty. NULL otherwise. */
-GstBuffer *rc_pipcompositor_take_memory(RcPipCompositor *self, GstBuffer *main, const GstVideoInfo *output);
-
 /* A pool of buffers without memory, each with a video meta (rc_wrapper_pool.c); active, or
  * NULL if it could not be set up. */
 GstBufferPool *rc_wrapper_pool_new(void);
 
-/* The src pad template's caps (a new reference). */
-GstCaps *rc_pipcompositor_src_caps(void);
-
-/* FALSE when `buffer` is smaller than `info` says a frame is (without a video meta; with one,
- * mapping checks its planes). */
-gboolean rc_video_buffer_fits(GstBuffer *buffer, const GstVideoInfo *info);
+/* The pad templates' caps, the same for sink and src pads (a new reference). */
+GstCaps *rc_pipcompositor_template_caps(void);
 
 /* The default output buffer (the negotiated pool), as the base class would allocate it. */
 GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf);
+/* The base class's aggregate: picks the inputs' buffers and makes (or not) an output frame. */
+GstFlowReturn rc_pipcompositor_parent_aggregate(RcPipCompositor *self, gboolean timeout);
 
 static inline gint rc_buffer_refcount(GstBuffer *buffer) { return GST_MINI_OBJECT_REFCOUNT_VALUE(buffer); }
 static inline GstPad *rc_aggregator_src_pad(gpointer agg) { return GST_AGGREGATOR_SRC_PAD(agg); }
+static inline GstFlowReturn rc_aggregator_flow_need_data(void) { return GST_AGGREGATOR_FLOW_NEED_DATA; }
 
 #endif

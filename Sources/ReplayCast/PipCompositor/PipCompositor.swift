@@ -122,7 +122,7 @@ final class PipCompositor {
 
         // A main buffer whose memory an earlier frame took (the in-place plan) is drawn from
         // the held output, not read: only another buffer can be short.
-        if count > 0, let buffer = pads[0].buffer, buffer != takenMain, rc_video_buffer_fits(buffer, &pads[0].info) == 0 {
+        if count > 0, let buffer = pads[0].buffer, buffer != takenMain, !MainBuffer.fits(buffer, &pads[0].info) {
             skipShortMain(element, buffer)
             pads[0].buffer = nil
         }
@@ -171,7 +171,7 @@ final class PipCompositor {
                     flow = rc_pipcompositor_allocate_output(element, outbuf)
                     plan = .copyHeld
                 }
-            } else if let memory = rc_pipcompositor_take_memory(element, mainBuffer, &output) {
+            } else if let memory = MainBuffer.takeMemory(of: mainBuffer, output: &output, wrappers: element.pointee.wrappers) {
                 takenMain = gst_buffer_ref(mainBuffer)
                 outbuf.pointee = memory
                 plan = .taken
@@ -407,11 +407,21 @@ final class PipCompositor {
         capacity = size
     }
 
+    // MARK: - Timeouts
+
+    /// The base class's aggregate, except that an end of stream it answers only because no
+    /// input has had a buffer yet moves the output on by one frame instead.
+    func aggregate(_ element: UnsafeMutablePointer<RcPipCompositor>, timeout: Bool) -> GstFlowReturn {
+        let flow = rc_pipcompositor_parent_aggregate(element, timeout ? 1 : 0)
+        guard flow == GST_FLOW_EOS, timeout, endedBeforeAnyInput(element), skipFrame(element) else { return flow }
+        return rc_aggregator_flow_need_data()
+    }
+
     /// GstVideoAggregator (1.22) leaves inactive pads (ignore-inactive-pads, live) out when it
     /// decides that every input has ended, so a live timeout before any input's first buffer
     /// reads to it as the end of them all. The output has not ended while the main picture
     /// has not: true when every input is still inactive and the main one is not at EOS.
-    func endedBeforeAnyInput(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
+    private func endedBeforeAnyInput(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
         takeSnapshot(element)
         defer { releaseSnapshot() }
         guard count > 0, let main = pads[0].pad else { return false }
@@ -423,6 +433,33 @@ final class PipCompositor {
             DebugLog.pipcompositor.debug(element, "timed out before any input's first buffer: waiting for the next frame, not ending")
         }
         return waiting
+    }
+
+    /// Moves the output on by one frame, as the base class does on a timeout before it has
+    /// caps (at 25 fps without a frame rate); false where that would reach the segment's
+    /// stop, or in a reverse segment: there the end stands.
+    private func skipFrame(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
+        let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
+        let frame = gst_util_uint64_scale(1_000_000_000, guint64(rate.d > 0 ? rate.d : 1), guint64(rate.n > 0 ? rate.n : 25))
+        let srcpad = rc_aggregator_pad(rc_aggregator_src_pad(element))!
+        var moved: GstClockTime?
+        rc_object_lock(element)
+        let segment = srcpad.pointee.segment
+        if segment.rate > 0 {
+            let from = segment.position != GstClockTime.max && segment.position >= segment.start ? segment.position : segment.start
+            let position = from &+ frame
+            if segment.stop == GstClockTime.max || position < segment.stop {
+                srcpad.pointee.segment.position = position
+                moved = position
+            }
+        }
+        rc_object_unlock(element)
+        if let moved {
+            DebugLog.pipcompositor.debug(element, "no input yet: the output moves on by one frame, to \(moved) ns")
+        } else {
+            DebugLog.pipcompositor.debug(element, "no input yet and no frame to move on to (the segment's stop, or a reverse segment): end of stream")
+        }
+        return moved != nil
     }
 
     /// A main buffer smaller than its caps say cannot be drawn: that frame has no main
@@ -540,7 +577,7 @@ func pipcompositorAggregateFrames(_ element: UnsafeMutablePointer<RcPipComposito
     PipCompositor.of(element).aggregateFrames(element, outbuf)
 }
 
-@_cdecl("rc_pipcompositor_ended_before_any_input")
-func pipcompositorEndedBeforeAnyInput(_ element: UnsafeMutablePointer<RcPipCompositor>) -> gboolean {
-    PipCompositor.of(element).endedBeforeAnyInput(element) ? 1 : 0
+@_cdecl("rc_pipcompositor_aggregate")
+func pipcompositorAggregate(_ element: UnsafeMutablePointer<RcPipCompositor>, _ timeout: gboolean) -> GstFlowReturn {
+    PipCompositor.of(element).aggregate(element, timeout: timeout != 0)
 }

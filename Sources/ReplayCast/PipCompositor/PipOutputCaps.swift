@@ -35,7 +35,7 @@ enum PipOutputCaps {
         if infos.contains(where: { hasFlag($0, GST_VIDEO_FORMAT_FLAG_ALPHA) }) { alpha.pointee = 1 }
         gst_video_info_init(best)
         guard let main = infos.first else { return }
-        let supported = rc_pipcompositor_src_caps()!
+        let supported = rc_pipcompositor_template_caps()!
         defer { gst_caps_unref(supported) }
         let formats = gst_structure_get_value(gst_caps_get_structure(supported, 0), "format")
         var candidate = main
