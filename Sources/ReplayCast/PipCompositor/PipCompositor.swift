@@ -23,6 +23,10 @@ import MediaKernels
 ///   the main picture does not cover, the main picture (converted, rotated, scaled as needed),
 ///   the PiPs.
 final class PipCompositor {
+    /// The frame state (plans, held buffers, scratch) belongs to the aggregator's thread, and
+    /// to start/stop while it is halted; checked in debug builds.
+    let owner = StreamingOwner("pipcompositor")
+
     enum Plan: CustomStringConvertible {
         case taken, reuseHeld, copyHeld, copyMain, compose
 
@@ -556,7 +560,8 @@ func pipcompositorPadStateFree(_ state: UnsafeMutableRawPointer?) {
 
 @_cdecl("rc_pipcompositor_reset")
 func pipcompositorReset(_ element: UnsafeMutablePointer<RcPipCompositor>) {
-    PipCompositor.of(element).reset()
+    let compositor = PipCompositor.of(element)
+    compositor.owner.run { compositor.reset() }
 }
 
 @_cdecl("rc_pipcompositor_tag")
@@ -579,5 +584,6 @@ func pipcompositorAggregateFrames(_ element: UnsafeMutablePointer<RcPipComposito
 
 @_cdecl("rc_pipcompositor_aggregate")
 func pipcompositorAggregate(_ element: UnsafeMutablePointer<RcPipCompositor>, _ timeout: gboolean) -> GstFlowReturn {
-    PipCompositor.of(element).aggregate(element, timeout: timeout != 0)
+    let compositor = PipCompositor.of(element)
+    return compositor.owner.run { compositor.aggregate(element, timeout: timeout != 0) }
 }
