@@ -191,7 +191,9 @@ import Testing
         }
         #expect(taken == 200, "every buffer taken: \(taken) of 200")
         #expect(harness.errors.isEmpty, "\(harness.errors)")
-        #expect(harness.endsOfStream == 1, "EOS without a connection")
+        // At least one: the element posts its EOS again on each return to PLAYING, and the
+        // harness's start can pass through PLAYING twice on a loaded machine.
+        #expect(harness.endsOfStream >= 1, "EOS without a connection")
     }
 
     /// Main picture buffers smaller than the caps say (100, 0, 28799 and 1 of 28800 bytes)
