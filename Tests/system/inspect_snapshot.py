@@ -1,0 +1,41 @@
+"""What gst-inspect-1.0 prints for each element, held against the committed copy in
+Tests/system/inspect/<element>.txt, so a change to pads, caps, properties, signals or
+metadata is one a commit makes on purpose (refresh with --update and review the diff).
+The plugin's file name, which depends on where it is installed, is left out."""
+import difflib
+import os
+import subprocess
+import sys
+
+ELEMENTS = ["volumemeter", "replaykitsrc", "dualmixer", "pipcompositor", "rtmpreconnectsink"]
+FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inspect")
+
+
+def inspect(element):
+    text = subprocess.run(["gst-inspect-1.0", element], check=True, capture_output=True, text=True).stdout
+    return [line for line in text.splitlines(keepends=True) if not line.lstrip().startswith("Filename ")]
+
+
+def main():
+    update = "--update" in sys.argv[1:]
+    differing = 0
+    for element in ELEMENTS:
+        path = os.path.join(FOLDER, f"{element}.txt")
+        now = inspect(element)
+        if update:
+            with open(path, "w") as f:
+                f.writelines(now)
+            continue
+        with open(path) as f:
+            committed = f.readlines()
+        diff = list(difflib.unified_diff(committed, now, f"{path} (committed)", f"gst-inspect-1.0 {element}"))
+        if diff:
+            differing += 1
+            sys.stdout.writelines(diff)
+        else:
+            print(f"{element}: {len(now)} lines as committed")
+    sys.exit(1 if differing else 0)
+
+
+if __name__ == "__main__":
+    main()
