@@ -12,8 +12,10 @@ FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inspect")
 
 
 def inspect(element):
-    text = subprocess.run(["gst-inspect-1.0", element], check=True, capture_output=True, text=True).stdout
-    return [line for line in text.splitlines(keepends=True) if not line.lstrip().startswith("Filename ")]
+    done = subprocess.run(["gst-inspect-1.0", element], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"gst-inspect-1.0 {element} exited {done.returncode}: {(done.stderr or done.stdout).strip()}")
+    return [line for line in done.stdout.splitlines(keepends=True) if not line.lstrip().startswith("Filename ")]
 
 
 def main():
