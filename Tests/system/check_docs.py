@@ -2,20 +2,12 @@
 agree with what gst-inspect-1.0 prints. Exits non-zero listing each disagreement."""
 import pathlib
 import re
-import subprocess
 import sys
+
+from plugin_elements import elements, inspect
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 INHERITED = {"name", "parent", "qos"}
-
-
-def inspect(name):
-    return subprocess.run(["gst-inspect-1.0", name], check=True, capture_output=True, text=True).stdout
-
-
-def elements():
-    text = inspect("replaycast")
-    return re.findall(r"^  (\w+): ", text, re.M)
 
 
 def properties(text):

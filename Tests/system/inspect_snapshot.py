@@ -4,29 +4,30 @@ metadata is one a commit makes on purpose (refresh with --update and review the 
 The plugin's file name, which depends on where it is installed, is left out."""
 import difflib
 import os
-import subprocess
 import sys
 
-ELEMENTS = ["volumemeter", "replaykitsrc", "dualmixer", "pipcompositor", "rtmpreconnectsink"]
+from plugin_elements import elements, inspect
+
 FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inspect")
 
 
-def inspect(element):
-    done = subprocess.run(["gst-inspect-1.0", element], capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"gst-inspect-1.0 {element} exited {done.returncode}: {(done.stderr or done.stdout).strip()}")
-    return [line for line in done.stdout.splitlines(keepends=True) if not line.lstrip().startswith("Filename ")]
+def without_filename(text):
+    return [line for line in text.splitlines(keepends=True) if not line.lstrip().startswith("Filename ")]
 
 
 def main():
     update = "--update" in sys.argv[1:]
     differing = 0
-    for element in ELEMENTS:
+    for element in elements():
         path = os.path.join(FOLDER, f"{element}.txt")
-        now = inspect(element)
+        now = without_filename(inspect(element))
         if update:
             with open(path, "w") as f:
                 f.writelines(now)
+            continue
+        if not os.path.exists(path):
+            differing += 1
+            print(f"{element}: no {path}; install the plugin and run {sys.argv[0]} --update")
             continue
         with open(path) as f:
             committed = f.readlines()

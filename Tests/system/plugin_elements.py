@@ -1,0 +1,16 @@
+"""What the system checks ask gst-inspect-1.0: one element's page, and the elements the
+replaycast plugin registers (so a new element is checked without being listed anywhere)."""
+import re
+import subprocess
+import sys
+
+
+def inspect(name):
+    done = subprocess.run(["gst-inspect-1.0", name], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"gst-inspect-1.0 {name} exited {done.returncode}: {(done.stderr or done.stdout).strip()}")
+    return done.stdout
+
+
+def elements():
+    return re.findall(r"^  (\w+): ", inspect("replaycast"), re.M)
