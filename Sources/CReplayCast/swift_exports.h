@@ -65,8 +65,8 @@ GstCaps *rc_pipcompositor_fixate_src_caps(RcPipCompositor *self, GstCaps *caps);
 GstCaps *rc_pipcompositor_sink_caps(RcPipCompositor *self, GstCaps *filter);
 GstFlowReturn rc_pipcompositor_create_output_buffer(RcPipCompositor *self, GstBuffer **outbuf);
 GstFlowReturn rc_pipcompositor_aggregate_frames(RcPipCompositor *self, GstBuffer *outbuf);
-/* The base class's aggregate, except that a live timeout before any input's first buffer
- * moves the output on by one frame instead of ending it. */
+/* The base class's aggregate, except that a live timeout before the main input's first
+ * buffer moves the output on by one frame instead of ending it. */
 GstFlowReturn rc_pipcompositor_aggregate(RcPipCompositor *self, gboolean timeout);
 
 /* rtmpreconnectsink */

@@ -424,19 +424,15 @@ final class PipCompositor {
     /// GstVideoAggregator (1.22) leaves inactive pads (ignore-inactive-pads, live) out when it
     /// decides that every input has ended, so a live timeout before any input's first buffer
     /// reads to it as the end of them all. The output has not ended while the main picture
-    /// has not: true when every input is still inactive and the main one is not at EOS.
+    /// has not: true when the main input is not at EOS. Whether the inputs are still inactive
+    /// is not asked again: a first buffer arriving between the base class's decision and this
+    /// check made it one (the end then stood and the output had no frame at all).
     private func endedBeforeAnyInput(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
         takeSnapshot(element)
         defer { releaseSnapshot() }
-        guard count > 0, let main = pads[0].pad else { return false }
-        for index in 0..<count where gst_aggregator_pad_is_inactive(rc_aggregator_pad(pads[index].pad)) == 0 {
-            return false
-        }
-        let waiting = gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) == 0
-        if waiting {
-            DebugLog.pipcompositor.debug(element, "timed out before any input's first buffer: waiting for the next frame, not ending")
-        }
-        return waiting
+        guard count > 0, let main = pads[0].pad, gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) == 0 else { return false }
+        DebugLog.pipcompositor.debug(element, "timed out before the main input's first buffer: waiting for the next frame, not ending")
+        return true
     }
 
     /// Moves the output on by one frame, as the base class does on a timeout before it has
