@@ -92,54 +92,16 @@ static const RcProperty properties[] = {
       100 * GST_MSECOND, MUTABLE),
 };
 
-/* GstChildProxy makes the pads' properties settable as app::volume=0.5, as with audiomixer. */
-static GObject *child_by_name(GstChildProxy *proxy, const gchar *name) {
-  GstPad *pad = gst_element_get_static_pad(GST_ELEMENT(proxy), name);
-  return pad ? G_OBJECT(pad) : NULL;
-}
-
-static GObject *child_by_index(GstChildProxy *proxy, guint index) {
-  RcDualMixer *self = (RcDualMixer *)proxy;
-  return index < 2 ? G_OBJECT(gst_object_ref(self->pads[index])) : NULL;
-}
-
-static guint children_count(GstChildProxy *proxy) { return 2; }
-
-static void child_proxy_init(gpointer g_iface, gpointer iface_data) {
-  GstChildProxyInterface *iface = g_iface;
-  iface->get_child_by_name = child_by_name;
-  iface->get_child_by_index = child_by_index;
-  iface->get_children_count = children_count;
-}
-
 typedef RcDualMixer GstDualMixer;
 typedef RcDualMixerClass GstDualMixerClass;
 G_DEFINE_TYPE_WITH_CODE(GstDualMixer, rc_dualmixer, GST_TYPE_AGGREGATOR,
-    G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, child_proxy_init))
+    G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, rc_sink_pads_child_proxy_init))
 
 void rc_dualmixer_copy_settings(RcDualMixer *self, RcDualMixerSettings *out) {
   rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
 }
 
 RC_PROPERTY_ACCESSORS(, RcDualMixer, settings, properties)
-
-GstSegment *rc_aggregator_src_segment(GstAggregator *agg) {
-  return &GST_AGGREGATOR_PAD(agg->srcpad)->segment;
-}
-
-GstAggregatorStartTimeSelection rc_aggregator_start_time_selection(GstAggregator *agg, GstClockTime *start_time) {
-  GstAggregatorStartTimeSelection selection;
-  guint64 start;
-  g_object_get(agg, "start-time-selection", &selection, "start-time", &start, NULL);
-  *start_time = start;
-  return selection;
-}
-
-void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position) {
-  GST_OBJECT_LOCK(agg);
-  GST_AGGREGATOR_PAD(agg->srcpad)->segment.position = position;
-  GST_OBJECT_UNLOCK(agg);
-}
 
 static void finalize(GObject *object) {
   RcDualMixer *self = (RcDualMixer *)object;

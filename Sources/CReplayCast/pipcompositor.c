@@ -139,13 +139,11 @@ static const RcProperty properties[] = {
 /* The aggregator's own setting, shown as compositor shows it. */
 #define PROP_IGNORE_INACTIVE_PADS (G_N_ELEMENTS(properties) + 1)
 
-static void child_proxy_init(gpointer g_iface, gpointer iface_data);
-
 /* The GType is GstPipCompositor so instances are named "pipcompositor0". */
 typedef RcPipCompositor GstPipCompositor;
 typedef RcPipCompositorClass GstPipCompositorClass;
 G_DEFINE_TYPE_WITH_CODE(GstPipCompositor, rc_pipcompositor, GST_TYPE_VIDEO_AGGREGATOR,
-    G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, child_proxy_init))
+    G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, rc_sink_pads_child_proxy_init))
 
 static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
   RcPipCompositor *self = (RcPipCompositor *)object;
@@ -273,28 +271,6 @@ static GstPad *request_new_pad(GstElement *element, GstPadTemplate *templ, const
 static void release_pad(GstElement *element, GstPad *pad) {
   gst_child_proxy_child_removed(GST_CHILD_PROXY(element), G_OBJECT(pad), GST_OBJECT_NAME(pad));
   GST_ELEMENT_CLASS(rc_pipcompositor_parent_class)->release_pad(element, pad);
-}
-
-static GObject *child_by_index(GstChildProxy *proxy, guint index) {
-  GST_OBJECT_LOCK(proxy);
-  GObject *child = g_list_nth_data(GST_ELEMENT(proxy)->sinkpads, index);
-  if (child)
-    gst_object_ref(child);
-  GST_OBJECT_UNLOCK(proxy);
-  return child;
-}
-
-static guint children_count(GstChildProxy *proxy) {
-  GST_OBJECT_LOCK(proxy);
-  guint count = GST_ELEMENT(proxy)->numsinkpads;
-  GST_OBJECT_UNLOCK(proxy);
-  return count;
-}
-
-static void child_proxy_init(gpointer g_iface, gpointer iface_data) {
-  GstChildProxyInterface *iface = g_iface;
-  iface->get_child_by_index = child_by_index;
-  iface->get_children_count = children_count;
 }
 
 static void rc_pipcompositor_class_init(RcPipCompositorClass *klass) {

@@ -3,48 +3,6 @@
 #define GLIB_DISABLE_DEPRECATION_WARNINGS
 #include "include/rc_gst.h"
 
-void rc_structure_set_uint64(GstStructure *s, GQuark field, guint64 v) {
-  GValue value = G_VALUE_INIT;
-  g_value_init(&value, G_TYPE_UINT64);
-  g_value_set_uint64(&value, v);
-  gst_structure_id_take_value(s, field, &value);
-}
-
-void rc_structure_set_double(GstStructure *s, GQuark field, gdouble v) {
-  GValue value = G_VALUE_INIT;
-  g_value_init(&value, G_TYPE_DOUBLE);
-  g_value_set_double(&value, v);
-  gst_structure_id_take_value(s, field, &value);
-}
-
-void rc_structure_set_boolean(GstStructure *s, GQuark field, gboolean v) {
-  GValue value = G_VALUE_INIT;
-  g_value_init(&value, G_TYPE_BOOLEAN);
-  g_value_set_boolean(&value, v);
-  gst_structure_id_take_value(s, field, &value);
-}
-
-void rc_structure_set_string(GstStructure *s, GQuark field, const gchar *v) {
-  GValue value = G_VALUE_INIT;
-  g_value_init(&value, G_TYPE_STRING);
-  g_value_set_string(&value, v);
-  gst_structure_id_take_value(s, field, &value);
-}
-
-void rc_structure_set_int(GstStructure *s, GQuark field, gint v) {
-  GValue value = G_VALUE_INIT;
-  g_value_init(&value, G_TYPE_INT);
-  g_value_set_int(&value, v);
-  gst_structure_id_take_value(s, field, &value);
-}
-
-void rc_structure_take_structure(GstStructure *s, GQuark field, GstStructure *v) {
-  GValue value = G_VALUE_INIT;
-  g_value_init(&value, GST_TYPE_STRUCTURE);
-  g_value_take_boxed(&value, v);
-  gst_structure_id_take_value(s, field, &value);
-}
-
 void rc_structure_set_double_array(GstStructure *s, GQuark field, const gdouble *values, guint n) {
   GValueArray *array = g_value_array_new(n);
   GValue item = G_VALUE_INIT;

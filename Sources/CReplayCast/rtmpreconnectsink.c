@@ -83,25 +83,6 @@ void rc_rtmpreconnectsink_publish(RcRtmpReconnectSink *self, RcRtmpConnection co
     g_object_notify(G_OBJECT(self), "reconnections");
 }
 
-static GstBusSyncReply forward_to_queue(GstBus *bus, GstMessage *message, gpointer inbox) {
-  g_async_queue_push(inbox, message);
-  return GST_BUS_DROP;
-}
-
-void rc_bus_forward_to_queue(GstBus *bus, GAsyncQueue *inbox) {
-  gst_bus_set_sync_handler(bus, forward_to_queue, g_async_queue_ref(inbox), (GDestroyNotify)g_async_queue_unref);
-}
-
-guint64 rc_rtmp2sink_bytes_in(GstElement *sink) {
-  GstStructure *stats = NULL;
-  guint64 bytes = 0;
-  g_object_get(sink, "stats", &stats, NULL);
-  if (stats)
-    gst_structure_get_uint64(stats, "in-bytes-total", &bytes);
-  g_clear_pointer(&stats, gst_structure_free);
-  return bytes;
-}
-
 static RcRtmpStream stream_of(GstPad *pad) { return (RcRtmpStream)GPOINTER_TO_INT(gst_pad_get_element_private(pad)); }
 
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {

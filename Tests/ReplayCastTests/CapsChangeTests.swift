@@ -2,6 +2,7 @@ import CGStreamer
 import CGstCheck
 import CReplayCast
 import MediaKernels
+@testable import ReplayCast
 import Testing
 
 /// New caps between two buffers, as a device switching its audio route or a screen turning
@@ -35,7 +36,7 @@ import Testing
             }
         }
         harness.pushEOS()
-        rc_post_flush()
+        MessagePoster.flush()
         let messages = harness.messages()
         #expect(harness.errors.isEmpty, "\(harness.errors)")
         return messages.filter { $0.name == "volumemeter" || $0.name == "level" }

@@ -3,7 +3,7 @@ import CGstCheck
 import CReplayCast
 import CTestSupport
 import Foundation
-import ReplayCast
+@testable import ReplayCast
 import Testing
 
 /// Odd buffers from a seeded generator (reproducible: the seed is in the test's name): empty
@@ -87,7 +87,7 @@ import Testing
     /// volumemeter (interval 50 ms, 48 kHz stereo S16LE) measures right after a flush: 0.5 s
     /// of a 997 Hz sine at −20 dBFS gives ten intervals at its rms, −23.01 dB.
     static func expectMeasuresAgain(_ harness: Harness, _ label: String) {
-        rc_post_flush()
+        MessagePoster.flush()
         _ = harness.messages()
         let earlierErrors = harness.errors.count
         let sine = Signals.sine(frequency: 997, amplitude: 0.1, rate: 48000, frames: 24000, channels: 2)
@@ -133,7 +133,7 @@ import Testing
                               caps: "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2")
         let odd = Self.oddBuffers(seed: seed, count: 200, bytesPerFrame: 4, rate: 48000, framesPerBuffer: 480)
         let (pushed, out) = Self.push(odd, into: harness)
-        rc_post_flush() // the odd data's messages are on the bus, not among the next ones
+        MessagePoster.flush() // the odd data's messages are on the bus, not among the next ones
         _ = harness.messages()
         #expect(harness.errors.allSatisfy { $0.contains("volumemeter") }, "\(harness.errors)")
         if harness.errors.isEmpty {

@@ -52,17 +52,11 @@ GType rc_dualmixer_pad_get_type(void);
 void rc_dualmixer_copy_settings(RcDualMixer *self, RcDualMixerSettings *out);
 void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings *out);
 
-/* The aggregator's output segment: read its start/position, record the output position. */
-GstSegment *rc_aggregator_src_segment(GstAggregator *agg);
-void rc_aggregator_set_src_position(GstAggregator *agg, GstClockTime position);
 /* The aggregator's own chain function: queues `buffer` (taking it) for the aggregator thread. */
 GstFlowReturn rc_dualmixer_aggregator_chain(RcDualMixerPad *pad, GstBuffer *buffer);
 /* The base class's handlers, for the Swift overrides (DualMixerEvents.swift) that work around them. */
 GstFlowReturn rc_dualmixer_parent_sink_event_pre_queue(RcDualMixer *self, RcDualMixerPad *pad, GstEvent *event);
 gboolean rc_dualmixer_parent_src_event(RcDualMixer *self, GstEvent *event);
 GstStateChangeReturn rc_dualmixer_parent_change_state(RcDualMixer *self, GstStateChange transition);
-
-/* The aggregator's start-time-selection and start-time properties. */
-GstAggregatorStartTimeSelection rc_aggregator_start_time_selection(GstAggregator *agg, GstClockTime *start_time);
 
 #endif

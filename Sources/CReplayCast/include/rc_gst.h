@@ -18,6 +18,7 @@ static inline GstBin *rc_bin(gpointer obj) { return GST_BIN(obj); }
 static inline GObject *rc_gobject(gpointer obj) { return G_OBJECT(obj); }
 static inline GstAggregator *rc_aggregator(gpointer obj) { return GST_AGGREGATOR(obj); }
 static inline GstAggregatorPad *rc_aggregator_pad(gpointer obj) { return GST_AGGREGATOR_PAD(obj); }
+static inline GstPad *rc_aggregator_src_pad(gpointer agg) { return GST_AGGREGATOR_SRC_PAD(agg); }
 static inline GObjectClass *rc_object_class(gpointer obj) { return G_OBJECT_GET_CLASS(obj); }
 static inline void rc_object_lock(gpointer obj) { GST_OBJECT_LOCK(obj); }
 static inline void rc_object_unlock(gpointer obj) { GST_OBJECT_UNLOCK(obj); }
@@ -44,15 +45,9 @@ static inline gboolean rc_emit_string_action(gpointer obj, const gchar *signal, 
   return result;
 }
 
-/* Message fields: typed setters by quark, so Swift never touches GValue plumbing. */
-void rc_structure_set_uint64(GstStructure *s, GQuark field, guint64 v);
-void rc_structure_set_double(GstStructure *s, GQuark field, gdouble v);
-void rc_structure_set_boolean(GstStructure *s, GQuark field, gboolean v);
-void rc_structure_set_string(GstStructure *s, GQuark field, const gchar *v);
-void rc_structure_set_int(GstStructure *s, GQuark field, gint v);
-/* Takes ownership of `v`. */
-void rc_structure_take_structure(GstStructure *s, GQuark field, GstStructure *v);
-/* A GValueArray of doubles, the type `level` uses, so apps written for level read ours unchanged. */
+/* A GValueArray of doubles, the type `level` uses, so apps written for level read ours
+ * unchanged. In C because GValueArray is deprecated: Swift would warn at each use (the
+ * other field types are set from Swift, MessageFields.swift). */
 void rc_structure_set_double_array(GstStructure *s, GQuark field, const gdouble *values, guint n);
 
 /* Reads a list of doubles (GValueArray as level posts it, or a GstValueArray/List) into
@@ -66,11 +61,6 @@ static inline GType rc_type_boolean(void) { return G_TYPE_BOOLEAN; }
 static inline GType rc_type_string(void) { return G_TYPE_STRING; }
 static inline GType rc_type_int(void) { return G_TYPE_INT; }
 static inline GType rc_type_uint(void) { return G_TYPE_UINT; }
-
-/* Posting through ReplayCast's message thread (see rc_poster.c). rc_post_async takes the
- * message; rc_post_flush returns once every message queued before it has been posted. */
-void rc_post_async(GstElement *element, GstMessage *message);
-void rc_post_flush(void);
 
 /* GST_ELEMENT_ERROR is a macro: errors posted from Swift go through these. */
 void rc_element_error_stream_format(gpointer element, const gchar *text, const gchar *debug);
@@ -91,5 +81,8 @@ gboolean rc_accept_caps_or_explain(GstElement *element, GstPad *pad, GstCaps *ca
  * for any other query, which is left untouched. */
 typedef GstCaps *(*RcCapsAnswer)(GstElement *element, GstCaps *filter);
 gboolean rc_sink_caps_query(GstElement *element, GstPad *pad, GstQuery *query, RcCapsAnswer answer);
+
+/* GstChildProxy over the element's sink pads (rc_child_proxy.c), for G_IMPLEMENT_INTERFACE. */
+void rc_sink_pads_child_proxy_init(gpointer g_iface, gpointer iface_data);
 
 #endif

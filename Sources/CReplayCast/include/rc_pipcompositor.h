@@ -108,7 +108,6 @@ GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer 
 GstFlowReturn rc_pipcompositor_parent_aggregate(RcPipCompositor *self, gboolean timeout);
 
 static inline gint rc_buffer_refcount(GstBuffer *buffer) { return GST_MINI_OBJECT_REFCOUNT_VALUE(buffer); }
-static inline GstPad *rc_aggregator_src_pad(gpointer agg) { return GST_AGGREGATOR_SRC_PAD(agg); }
 static inline GstFlowReturn rc_aggregator_flow_need_data(void) { return GST_AGGREGATOR_FLOW_NEED_DATA; }
 
 #endif

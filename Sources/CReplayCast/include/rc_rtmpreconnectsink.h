@@ -59,10 +59,5 @@ void rc_rtmpreconnectsink_copy_settings(RcRtmpReconnectSink *self, RcRtmpReconne
 void rc_rtmpreconnectsink_settings_clear(RcRtmpReconnectSinkSettings *settings);
 /* Sets the read-only properties and notifies their watchers when they change. */
 void rc_rtmpreconnectsink_publish(RcRtmpReconnectSink *self, RcRtmpConnection connection, guint reconnections);
-/* A bus sync handler target: every message of a connection's pipeline goes to `inbox`
- * (a GAsyncQueue of GstMessage), which the element's connection thread waits on. */
-void rc_bus_forward_to_queue(GstBus *bus, GAsyncQueue *inbox);
-/* rtmp2sink's `stats` in-bytes-total: above 0 once the server has answered the handshake. */
-guint64 rc_rtmp2sink_bytes_in(GstElement *sink);
 
 #endif

@@ -108,11 +108,11 @@ final class DualMixer {
     private func t0(_ element: UnsafeMutablePointer<RcDualMixer>, firstBuffer: UInt64?) -> UInt64 {
         startTime.withLock { t0 in
             if let t0 { return t0 }
-            var configured: GstClockTime = 0
+            let configured = AggregatorOutput.startTime(element)
             let value: UInt64
-            switch rc_aggregator_start_time_selection(rc_aggregator(element), &configured) {
+            switch configured.selection {
             case GST_AGGREGATOR_START_TIME_SELECTION_FIRST: value = firstBuffer ?? 0
-            case GST_AGGREGATOR_START_TIME_SELECTION_SET: value = configured == GstClockTime.none ? 0 : UInt64(configured)
+            case GST_AGGREGATOR_START_TIME_SELECTION_SET: value = configured.time == GstClockTime.none ? 0 : UInt64(configured.time)
             default: value = 0
             }
             t0 = value
@@ -245,7 +245,7 @@ final class DualMixer {
         if settings.post_levels != 0 {
             levels.advance(frames: 0, intervalFrames: 1) { DualMixerLevels.post($0, element: element, t0: t0) }
         }
-        rc_post_flush()
+        MessagePoster.flush()
         return GST_FLOW_EOS
     }
 
@@ -334,7 +334,7 @@ final class DualMixer {
         }
         // The mix is timed in running time; the output segment (a seek's, after one) says
         // which stream position that is.
-        let segment = rc_aggregator_src_segment(rc_aggregator(element))!
+        let segment = AggregatorOutput.segment(element)
         let pts = gst_segment_position_from_running_time(segment, GST_FORMAT_TIME,
                                                          GstClockTime(MixerInput.time(ofOutputFrame: start, t0: t0)))
         let stop = gst_segment_position_from_running_time(segment, GST_FORMAT_TIME,
@@ -345,7 +345,7 @@ final class DualMixer {
         buffer.pointee.offset_end = guint64(end)
         if start == 0 { buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DISCONT.rawValue }
         nextOutput = end
-        rc_aggregator_set_src_position(rc_aggregator(element), stop)
+        AggregatorOutput.setPosition(element, stop)
 
         if settings.post_levels != 0 {
             let intervalFrames = max(1, Int(gst_util_uint64_scale_round(settings.level_interval, 48000, 1_000_000_000)))
@@ -378,7 +378,7 @@ func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
 @_cdecl("rc_dualmixer_stop")
 func dualMixerStop(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
     // Every level message of the run is on the bus before the element leaves PAUSED.
-    rc_post_flush()
+    MessagePoster.flush()
     let mixer = DualMixer.of(element)
     mixer.mixOwner.run { mixer.stop() }
     return 1

@@ -77,14 +77,14 @@ final class DualMixerLevels {
         let start = MixerInput.time(ofOutputFrame: report.startFrame, t0: t0)
         let end = MixerInput.time(ofOutputFrame: report.startFrame + Int64(report.frames), t0: t0)
         let s = gst_structure_new_empty("dualmixer-levels")!
-        rc_structure_set_uint64(s, VolumeMeterMessage.timestamp, GstClockTime(start))
-        rc_structure_set_uint64(s, VolumeMeterMessage.runningTime, GstClockTime(start))
-        rc_structure_set_uint64(s, VolumeMeterMessage.duration, GstClockTime(end - start))
+        s.set(VolumeMeterMessage.timestamp, uint64: GstClockTime(start))
+        s.set(VolumeMeterMessage.runningTime, uint64: GstClockTime(start))
+        s.set(VolumeMeterMessage.duration, uint64: GstClockTime(end - start))
         for (index, field) in names.enumerated() {
-            report.rms[index].withUnsafeBufferPointer { rc_structure_set_double_array(s, field.1, $0.baseAddress, 2) }
-            report.peak[index].withUnsafeBufferPointer { rc_structure_set_double_array(s, field.2, $0.baseAddress, 2) }
+            report.rms[index].withUnsafeBufferPointer { s.set(field.1, doubles: $0) }
+            report.peak[index].withUnsafeBufferPointer { s.set(field.2, doubles: $0) }
         }
-        for (index, field) in stateFields.enumerated() { rc_structure_set_string(s, field, report.states[index]) }
-        rc_post_async(rc_element(element), gst_message_new_element(rc_object(element), s))
+        for (index, field) in stateFields.enumerated() { s.set(field, string: report.states[index]) }
+        MessagePoster.post(gst_message_new_element(rc_object(element), s))
     }
 }

@@ -53,6 +53,15 @@ final class WaitableMutex<Value> {
         while !ready(value) { g_cond_wait(condition, mutex) }
         return body(&value)
     }
+
+    /// As `wait`, but gives up at `deadline` (µs on g_get_monotonic_time's clock); `body`
+    /// runs either way.
+    func wait<Result>(until ready: (Value) -> Bool, deadline: gint64, then body: (inout Value) -> Result) -> Result {
+        g_mutex_lock(mutex)
+        defer { g_mutex_unlock(mutex) }
+        while !ready(value), g_cond_wait_until(condition, mutex, deadline) != 0 {}
+        return body(&value)
+    }
 }
 
 // Every access to the value goes through the lock.

@@ -441,15 +441,15 @@ final class PipCompositor {
     private func skipFrame(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
         let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
         let frame = gst_util_uint64_scale(1_000_000_000, guint64(rate.d > 0 ? rate.d : 1), guint64(rate.n > 0 ? rate.n : 25))
-        let srcpad = rc_aggregator_pad(rc_aggregator_src_pad(element))!
+        let output = AggregatorOutput.segment(element)
         var moved: GstClockTime?
         rc_object_lock(element)
-        let segment = srcpad.pointee.segment
+        let segment = output.pointee
         if segment.rate > 0 {
             let from = segment.position != GstClockTime.max && segment.position >= segment.start ? segment.position : segment.start
             let position = from &+ frame
             if segment.stop == GstClockTime.max || position < segment.stop {
-                srcpad.pointee.segment.position = position
+                output.pointee.position = position
                 moved = position
             }
         }

@@ -16,11 +16,11 @@ enum BroadcastMessages {
     /// replaykit-broadcast-started: broadcastStarted(withSetupInfo:).
     static func started(_ element: UnsafeMutablePointer<RcReplayKitSrc>, configuration c: BroadcastConfiguration) {
         let s = gst_structure_new_empty("replaykit-broadcast-started")!
-        rc_structure_set_string(s, deviceField, c.profile.name)
-        rc_structure_set_int(s, widthField, gint(c.width))
-        rc_structure_set_int(s, heightField, gint(c.height))
-        rc_structure_set_boolean(s, liveField, c.live ? 1 : 0)
-        if let info = SetupInfo.structure(c.setupInfo) { rc_structure_take_structure(s, setupInfoField, info) }
+        s.set(deviceField, string: c.profile.name)
+        s.set(widthField, int: gint(c.width))
+        s.set(heightField, int: gint(c.height))
+        s.set(liveField, bool: c.live)
+        if let info = SetupInfo.structure(c.setupInfo) { s.set(setupInfoField, taking: info) }
         DebugLog.replaykitsrc.info(element, "broadcast started: \(c.profile.name) \(c.width)x\(c.height), "
                                    + "\(c.live ? "live" : "non-live"), \(c.schedule.events.count) scheduled events")
         post(element, s)
@@ -38,9 +38,9 @@ enum BroadcastMessages {
         default: name = "replaykit-broadcast-event"
         }
         let s = gst_structure_new_empty(name)!
-        rc_structure_set_uint64(s, broadcastTimeField, guint64(event.time))
-        rc_structure_set_uint64(s, runningTimeField, runningTime)
-        rc_structure_set_string(s, actionField, "\(event.action)")
+        s.set(broadcastTimeField, uint64: guint64(event.time))
+        s.set(runningTimeField, uint64: runningTime)
+        s.set(actionField, string: "\(event.action)")
         DebugLog.replaykitsrc.info(element, "\(event.action) at broadcast time \(event.time) ns (running time \(runningTime) ns)")
         post(element, s)
     }

@@ -38,7 +38,11 @@ final class RtmpConnection {
         sink = gst_bin_get_by_name(bin, "sink")!
         gst_util_set_object_arg(rc_gobject(sink), "location", location)
         let bus = gst_element_get_bus(pipeline)!
-        rc_bus_forward_to_queue(bus, inbox)
+        // Every message of the attempt goes to the connection thread, which alone acts on them.
+        gst_bus_set_sync_handler(bus, { _, message, inbox in
+            g_async_queue_push(OpaquePointer(inbox), message)
+            return GST_BUS_DROP
+        }, UnsafeMutableRawPointer(g_async_queue_ref(inbox)), { g_async_queue_unref(OpaquePointer($0)) })
         gst_object_unref(bus)
         for (stream, out) in outpads {
             let queue = gst_bin_get_by_name(bin, Self.name(stream))!
@@ -64,7 +68,11 @@ final class RtmpConnection {
     /// handshake went through.
     func pollAnswered(now: GstClockTime) -> Bool {
         if answeredAt != nil { return true }
-        guard rc_rtmp2sink_bytes_in(sink) > 0 else { return false }
+        var bytesIn: guint64 = 0
+        ObjectProperties.structure(sink, "stats") { stats in
+            if let stats { _ = gst_structure_get_uint64(stats, "in-bytes-total", &bytesIn) }
+        }
+        guard bytesIn > 0 else { return false }
         answeredAt = now
         return true
     }

@@ -15,7 +15,7 @@ enum RtmpMessages {
     /// rtmp-connected: the server accepted the stream for the first time since start.
     static func connected(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, attempt: Int) {
         let s = structure("rtmp-connected", location)
-        rc_structure_set_uint64(s, attemptField, guint64(attempt))
+        s.set(attemptField, uint64: guint64(attempt))
         DebugLog.rtmpreconnectsink.info(element, "connected to \(location) (attempt \(attempt))")
         post(element, s)
     }
@@ -23,7 +23,7 @@ enum RtmpMessages {
     /// rtmp-disconnected: a stream the server had accepted broke.
     static func disconnected(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, reason: String) {
         let s = structure("rtmp-disconnected", location)
-        rc_structure_set_string(s, reasonField, reason)
+        s.set(reasonField, string: reason)
         DebugLog.rtmpreconnectsink.warning(element, "disconnected from \(location): \(reason)")
         post(element, s)
     }
@@ -32,10 +32,10 @@ enum RtmpMessages {
     static func reconnecting(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, attempt: Int,
                              delay: guint64, retries: Int?, reason: String) {
         let s = structure("rtmp-reconnecting", location)
-        rc_structure_set_uint64(s, attemptField, guint64(attempt))
-        rc_structure_set_uint64(s, delayField, delay)
-        rc_structure_set_int(s, retriesField, gint(retries ?? -1))
-        rc_structure_set_string(s, reasonField, reason)
+        s.set(attemptField, uint64: guint64(attempt))
+        s.set(delayField, uint64: delay)
+        s.set(retriesField, int: gint(retries ?? -1))
+        s.set(reasonField, string: reason)
         DebugLog.rtmpreconnectsink.info(element, "attempt \(attempt)\(retries.map { " of \($0)" } ?? "") in \(delay) ns: \(reason)")
         post(element, s)
     }
@@ -44,9 +44,9 @@ enum RtmpMessages {
     static func reconnected(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, attempt: Int,
                             downtime: guint64, dropped: guint64) {
         let s = structure("rtmp-reconnected", location)
-        rc_structure_set_uint64(s, attemptField, guint64(attempt))
-        rc_structure_set_uint64(s, downtimeField, downtime)
-        rc_structure_set_uint64(s, droppedField, dropped)
+        s.set(attemptField, uint64: guint64(attempt))
+        s.set(downtimeField, uint64: downtime)
+        s.set(droppedField, uint64: dropped)
         DebugLog.rtmpreconnectsink.info(element, "reconnected to \(location) at attempt \(attempt) after \(downtime) ns, "
                                         + "\(dropped) buffers dropped meanwhile")
         post(element, s)
@@ -54,7 +54,7 @@ enum RtmpMessages {
 
     private static func structure(_ name: String, _ location: String) -> UnsafeMutablePointer<GstStructure> {
         let s = gst_structure_new_empty(name)!
-        rc_structure_set_string(s, locationField, location)
+        s.set(locationField, string: location)
         return s
     }
 

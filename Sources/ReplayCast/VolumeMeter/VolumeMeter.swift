@@ -124,7 +124,7 @@ final class VolumeMeter {
     /// At EOS every message is on the bus before the EOS goes on downstream.
     func endOfStream(_ element: UnsafeMutablePointer<RcVolumeMeter>) {
         flush(element)
-        rc_post_flush()
+        MessagePoster.flush()
     }
 
     func flushStop(_ element: UnsafeMutablePointer<RcVolumeMeter>) {
@@ -136,7 +136,7 @@ final class VolumeMeter {
     /// The streaming thread has stopped: its messages are all on the bus before the element
     /// leaves PAUSED (as level's, posted from that thread), none arrive after.
     func stop() {
-        rc_post_flush()
+        MessagePoster.flush()
         meter = nil
         format = nil
         baseTime = .none
@@ -150,7 +150,7 @@ final class VolumeMeter {
         let message = VolumeMeterMessage.make(report: report, timestamp: baseTime &+ start,
                                               duration: end - start, segment: &element.pointee.parent.segment)
         DebugLog.volumemeter.log(element, "interval at \(baseTime &+ start) ns, \(report.frames) frames: rms \(Array(report.rms)) dB")
-        rc_post_async(rc_element(element), gst_message_new_element(rc_object(element), message))
+        MessagePoster.post(gst_message_new_element(rc_object(element), message))
     }
 }
 

@@ -31,29 +31,25 @@ enum VolumeMeterMessage {
         let running = timed ? gst_segment_to_running_time(segment, GST_FORMAT_TIME, ts) : .none
         let stream = timed ? gst_segment_to_stream_time(segment, GST_FORMAT_TIME, ts) : .none
         let s = gst_structure_new_id_empty(name)!
-        rc_structure_set_uint64(s, endTime, stream.isValid ? stream &+ length : .none)
-        rc_structure_set_uint64(s, timestamp, ts)
-        rc_structure_set_uint64(s, streamTime, stream)
-        rc_structure_set_uint64(s, runningTime, running)
-        rc_structure_set_uint64(s, duration, length)
-        setArray(s, rms, report.rms)
-        setArray(s, peak, report.peak)
-        setArray(s, decay, report.decay)
-        rc_structure_set_double(s, volume, report.volume)
+        s.set(endTime, uint64: stream.isValid ? stream &+ length : .none)
+        s.set(timestamp, uint64: ts)
+        s.set(streamTime, uint64: stream)
+        s.set(runningTime, uint64: running)
+        s.set(duration, uint64: length)
+        s.set(rms, doubles: report.rms)
+        s.set(peak, doubles: report.peak)
+        s.set(decay, doubles: report.decay)
+        s.set(volume, double: report.volume)
         if let loudness = report.loudness {
-            rc_structure_set_double(s, momentary, loudness.momentary)
-            rc_structure_set_double(s, shortTerm, loudness.shortTerm)
-            rc_structure_set_double(s, integrated, loudness.integrated)
-            setArray(s, truePeak, loudness.truePeak)
-            rc_structure_set_double(s, maxMomentary, loudness.maxMomentary)
-            rc_structure_set_double(s, maxShortTerm, loudness.maxShortTerm)
-            rc_structure_set_double(s, loudnessRange, loudness.range)
-            setArray(s, maxTruePeak, loudness.maxTruePeak)
+            s.set(momentary, double: loudness.momentary)
+            s.set(shortTerm, double: loudness.shortTerm)
+            s.set(integrated, double: loudness.integrated)
+            s.set(truePeak, doubles: loudness.truePeak)
+            s.set(maxMomentary, double: loudness.maxMomentary)
+            s.set(maxShortTerm, double: loudness.maxShortTerm)
+            s.set(loudnessRange, double: loudness.range)
+            s.set(maxTruePeak, doubles: loudness.maxTruePeak)
         }
         return s
-    }
-
-    private static func setArray(_ s: UnsafeMutablePointer<GstStructure>, _ field: GQuark, _ values: UnsafeBufferPointer<Double>) {
-        rc_structure_set_double_array(s, field, values.baseAddress, guint(values.count))
     }
 }

@@ -1,0 +1,27 @@
+import CGStreamer
+import CReplayCast
+
+/// An aggregator's output segment and start time, which GstAggregator exposes only through
+/// macros (the source pad's segment) and variadic getters (its properties).
+enum AggregatorOutput {
+    /// The source pad's segment: the aggregator thread's to read; `position` is written
+    /// under the element's object lock (`setPosition`).
+    static func segment(_ element: UnsafeMutableRawPointer) -> UnsafeMutablePointer<GstSegment> {
+        rc_aggregator_pad(rc_aggregator_src_pad(element))!.pointer(to: \.segment)!
+    }
+
+    static func setPosition(_ element: UnsafeMutableRawPointer, _ position: GstClockTime) {
+        let segment = segment(element)
+        rc_object_lock(element)
+        segment.pointee.position = position
+        rc_object_unlock(element)
+    }
+
+    /// start-time-selection and start-time, as the application set them.
+    static func startTime(_ element: UnsafeMutableRawPointer) -> (selection: GstAggregatorStartTimeSelection, time: GstClockTime) {
+        let selection = ObjectProperties.enumValue(element, "start-time-selection",
+                                                   type: gst_aggregator_start_time_selection_get_type())
+        return (GstAggregatorStartTimeSelection(rawValue: UInt32(bitPattern: selection)),
+                ObjectProperties.uint64(element, "start-time"))
+    }
+}
