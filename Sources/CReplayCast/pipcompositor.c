@@ -168,35 +168,6 @@ static void finalize(GObject *object) {
   G_OBJECT_CLASS(rc_pipcompositor_parent_class)->finalize(object);
 }
 
-guint rc_pipcompositor_snapshot(RcPipCompositor *self, RcPipCompositorSettings *settings, GstVideoInfo *output,
-    RcPipPadSnapshot *pads, guint capacity) {
-  guint count = 0;
-  GST_OBJECT_LOCK(self);
-  *settings = self->settings;
-  *output = GST_VIDEO_AGGREGATOR(self)->info;
-  for (GList *l = GST_ELEMENT(self)->sinkpads; l; l = l->next, count++) {
-    if (count >= capacity)
-      continue;
-    RcPipCompositorPad *pad = l->data;
-    RcPipPadSnapshot *out = &pads[count];
-    out->pad = gst_object_ref(pad);
-    out->info = pad->parent.info;
-    GstBuffer *buffer = gst_video_aggregator_pad_get_current_buffer(&pad->parent);
-    gboolean gap = buffer && gst_buffer_get_size(buffer) == 0 && GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP);
-    out->buffer = gap ? NULL : buffer;
-    GST_OBJECT_LOCK(pad);
-    out->settings = pad->settings;
-    GST_OBJECT_UNLOCK(pad);
-  }
-  GST_OBJECT_UNLOCK(self);
-  return count;
-}
-
-void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count) {
-  for (guint i = 0; i < count; i++)
-    gst_clear_object(&pads[i].pad);
-}
-
 GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf) {
   return GST_VIDEO_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->create_output_buffer(GST_VIDEO_AGGREGATOR(self), outbuf);
 }

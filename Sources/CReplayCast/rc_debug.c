@@ -21,5 +21,3 @@ void rc_debug_log(RcLogCategory category, GstDebugLevel level, gpointer object, 
   if (c)
     gst_debug_log(c, level, file, function, line, object ? G_OBJECT(object) : NULL, "%s", message);
 }
-
-void rc_critical(const gchar *message) { g_critical("%s", message); }

@@ -108,32 +108,12 @@ void rc_replaykitsrc_settings_clear(RcReplayKitSrcSettings *settings) {
   rc_properties_clear(settings, properties, G_N_ELEMENTS(properties));
 }
 
-/* The string properties have a grammar and are checked when set: a bad value is refused
- * (the property keeps its previous value), said in a warning, and kept as the reason the
- * next start fails, so a broadcast never runs with a silently ignored schedule. */
-static void set_checked_string(RcReplayKitSrc *self, guint id, const GValue *value) {
-  const gchar *text = g_value_get_string(value);
-  gchar *problem = rc_replaykitsrc_check_string(properties[id - 1].name, text ? text : "");
-  if (problem == NULL) {
-    GValue checked = G_VALUE_INIT;
-    g_value_init(&checked, G_TYPE_STRING);
-    g_value_set_static_string(&checked, text ? text : "");
-    rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, &checked);
-    g_value_unset(&checked);
-  }
-  if (problem)
-    g_warning("%s: %s", GST_OBJECT_NAME(self), problem);
-  GST_OBJECT_LOCK(self);
-  g_free(self->rejection);
-  self->rejection = problem;
-  GST_OBJECT_UNLOCK(self);
-}
-
 static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
   RcReplayKitSrc *self = (RcReplayKitSrc *)object;
-  if (id >= 1 && id <= G_N_ELEMENTS(properties) && properties[id - 1].kind == RC_PROPERTY_STRING)
-    set_checked_string(self, id, value);
-  else if (!rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value))
+  gboolean checked = id >= 1 && id <= G_N_ELEMENTS(properties) && properties[id - 1].kind == RC_PROPERTY_STRING;
+  if (checked && !rc_replaykitsrc_accept_string(self, pspec->name, g_value_get_string(value)))
+    return;
+  if (!rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value))
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
@@ -148,7 +128,6 @@ static void finalize(GObject *object) {
   rc_replaykitsrc_state_free(self->state);
   self->state = NULL;
   rc_replaykitsrc_settings_clear(&self->settings);
-  g_free(self->rejection);
   G_OBJECT_CLASS(rc_replaykitsrc_parent_class)->finalize(object);
 }
 
@@ -210,17 +189,10 @@ static gboolean src_event(GstPad *pad, GstObject *parent, GstEvent *event) {
 static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
   RcReplayKitSrc *self = (RcReplayKitSrc *)element;
   switch (transition) {
-    case GST_STATE_CHANGE_NULL_TO_READY: {
-      GST_OBJECT_LOCK(self);
-      gchar *rejection = g_strdup(self->rejection);
-      GST_OBJECT_UNLOCK(self);
-      if (rejection) {
-        GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("%s", rejection), (NULL));
-        g_free(rejection);
+    case GST_STATE_CHANGE_NULL_TO_READY:
+      if (!rc_replaykitsrc_open(self))
         return GST_STATE_CHANGE_FAILURE;
-      }
       break;
-    }
     case GST_STATE_CHANGE_READY_TO_PAUSED:
       /* Built before the pads' tasks start, dropped after they stopped (PAUSED -> READY): a
        * pipeline taken back to READY runs again from the start. */

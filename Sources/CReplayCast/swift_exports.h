@@ -17,8 +17,11 @@ void rc_volumemeter_sink_event(RcVolumeMeter *self, GstEvent *event);
 /* replaykitsrc */
 void *rc_replaykitsrc_state_new(RcReplayKitSrc *self);
 void rc_replaykitsrc_state_free(void *state);
-/* NULL when `text` is valid, else a newly allocated reason naming the offending part. */
-gchar *rc_replaykitsrc_check_string(const gchar *property, const gchar *text);
+/* A string property's new value (NULL reads as ""): TRUE to store it, FALSE when its grammar
+ * refuses it (the property keeps its value, a warning says why, and opening fails). */
+gboolean rc_replaykitsrc_accept_string(RcReplayKitSrc *self, const gchar *property, const gchar *text);
+/* NULL -> READY: FALSE, after posting the reason, while a refused string value stands. */
+gboolean rc_replaykitsrc_open(RcReplayKitSrc *self);
 /* READY -> PAUSED: builds the broadcast from the settings; posts an error and returns FALSE if it cannot. */
 gboolean rc_replaykitsrc_prepare(RcReplayKitSrc *self);
 gboolean rc_replaykitsrc_is_live(RcReplayKitSrc *self);

@@ -21,7 +21,5 @@ void rc_debug_init(void);
 GstDebugLevel rc_debug_threshold(RcLogCategory category);
 void rc_debug_log(RcLogCategory category, GstDebugLevel level, gpointer object, const gchar *file,
                   const gchar *function, gint line, const gchar *message);
-/* g_critical with a finished message (Swift cannot call the variadic macro). */
-void rc_critical(const gchar *message);
 
 #endif

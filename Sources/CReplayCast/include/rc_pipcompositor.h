@@ -33,7 +33,7 @@ typedef struct {
 } RcPipCompositorSettings;
 
 /* Pad property values, guarded by the pad's object lock; the aggregator thread copies them
- * once per output frame (rc_pipcompositor_snapshot) and draws from the copy. */
+ * once per output frame (PadSnapshot.take) and draws from the copy. */
 typedef struct {
   gint xpos, ypos, width, height;
   gdouble alpha;
@@ -79,21 +79,6 @@ typedef struct {
 
 GType rc_pipcompositor_get_type(void);
 GType rc_pipcompositor_pad_get_type(void);
-
-/* One pad as the aggregator thread sees it for one output frame. */
-typedef struct {
-  RcPipCompositorPad *pad;  /* a reference, dropped by rc_pipcompositor_snapshot_release */
-  RcPipPadSettings settings;
-  GstVideoInfo info;        /* negotiated input; format UNKNOWN before caps */
-  GstBuffer *buffer;        /* the pad's current buffer (borrowed; NULL when none or a GAP) */
-} RcPipPadSnapshot;
-
-/* Copies the element settings, the output info and, for the first `capacity` sink pads in
- * z-order, their settings, info and current buffer, all under the object locks. Returns the
- * number of sink pads, which may exceed `capacity` (call again with more room). */
-guint rc_pipcompositor_snapshot(RcPipCompositor *self, RcPipCompositorSettings *settings, GstVideoInfo *output,
-    RcPipPadSnapshot *pads, guint capacity);
-void rc_pipcompositor_snapshot_release(RcPipPadSnapshot *pads, guint count);
 
 /* A pool of buffers without memory, each with a video meta (rc_wrapper_pool.c); active, or
  * NULL if it could not be set up. */

@@ -51,8 +51,6 @@ typedef struct {
   GstElement parent;
   GstPad *pads[RC_STREAM_COUNT];
   RcReplayKitSrcSettings settings;
-  /* Why the last rejected string property was rejected; starting fails while it is set. */
-  gchar *rejection;
 
   void *state; /* Swift ReplayKitBroadcast, retained; instance init to finalize */
 } RcReplayKitSrc;

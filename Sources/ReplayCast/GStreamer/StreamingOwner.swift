@@ -26,7 +26,7 @@ struct StreamingOwner: ~Copyable {
         let me = UInt(pthread_self())
         let (entered, current) = owner.compareExchange(expected: 0, desired: me, ordering: .acquiring)
         if !entered && current != me {
-            rc_critical("\(name): streaming state entered by thread \(me) while thread \(current) is inside it")
+            GLibMessages.critical("\(name): streaming state entered by thread \(me) while thread \(current) is inside it")
         }
         defer { if entered { owner.store(0, ordering: .releasing) } }
         #endif

@@ -42,7 +42,7 @@ final class PipCompositor {
     }
 
     // The copy of pads and settings for the frame being made.
-    private var pads: UnsafeMutablePointer<RcPipPadSnapshot>
+    private var pads: UnsafeMutablePointer<PadSnapshot>
     private var capacity = 8
     private var count = 0
     // Handed to C by address several times a frame by the aggregator thread, their only user.
@@ -383,17 +383,17 @@ final class PipCompositor {
 
     private func takeSnapshot(_ element: UnsafeMutablePointer<RcPipCompositor>) {
         releaseSnapshot()
-        var total = Int(rc_pipcompositor_snapshot(element, &settings, &output, pads, guint(capacity)))
+        var total = PadSnapshot.take(element, settings: &settings, output: &output, into: pads, capacity: capacity)
         if total > capacity {
-            rc_pipcompositor_snapshot_release(pads, guint(capacity))
+            PadSnapshot.release(pads, count: capacity)
             grow(to: total)
-            total = Int(rc_pipcompositor_snapshot(element, &settings, &output, pads, guint(capacity)))
+            total = PadSnapshot.take(element, settings: &settings, output: &output, into: pads, capacity: capacity)
         }
         count = Swift.min(total, capacity)
     }
 
     private func releaseSnapshot() {
-        rc_pipcompositor_snapshot_release(pads, guint(count))
+        PadSnapshot.release(pads, count: count)
         count = 0
     }
 

@@ -10,13 +10,14 @@ import MediaKernels
 enum PipOutputCaps {
     /// The sink pads in z-order, snapshotted for `body` (references dropped after it).
     static func withPads<R>(_ element: UnsafeMutablePointer<RcPipCompositor>,
-                            _ body: (UnsafeMutableBufferPointer<RcPipPadSnapshot>) -> R) -> R {
+                            _ body: (UnsafeMutableBufferPointer<PadSnapshot>) -> R) -> R {
         var settings = RcPipCompositorSettings(), output = GstVideoInfo()
-        let total = Int(rc_pipcompositor_snapshot(element, &settings, &output, nil, 0))
-        let pads = UnsafeMutablePointer<RcPipPadSnapshot>.allocate(capacity: Swift.max(total, 1))
+        let total = PadSnapshot.take(element, settings: &settings, output: &output, into: nil, capacity: 0)
+        let pads = UnsafeMutablePointer<PadSnapshot>.allocate(capacity: Swift.max(total, 1))
         defer { pads.deallocate() }
-        let count = total == 0 ? 0 : Swift.min(total, Int(rc_pipcompositor_snapshot(element, &settings, &output, pads, guint(total))))
-        defer { rc_pipcompositor_snapshot_release(pads, guint(count)) }
+        let count = total == 0 ? 0
+            : Swift.min(total, PadSnapshot.take(element, settings: &settings, output: &output, into: pads, capacity: total))
+        defer { PadSnapshot.release(pads, count: count) }
         return body(UnsafeMutableBufferPointer(start: pads, count: count))
     }
 

@@ -1,6 +1,7 @@
 import CGStreamer
 import CReplayCast
 import ReplayKitModel
+import Synchronization
 
 /// Per-element state of replaykitsrc. The configuration, timeline and producers are built
 /// on READY -> PAUSED (before the tasks start) and dropped on PAUSED -> READY (after they
@@ -12,11 +13,32 @@ final class ReplayKitSource {
     private var timeline: BroadcastTimeline?
     private var producers: [StreamProducer] = []
     let waits = StreamWaits()
+    /// Why the last refused string property value was refused; opening fails while it stands.
+    private let rejection = Mutex<String?>(nil)
 
     init(element: UnsafeMutablePointer<RcReplayKitSrc>) { self.element = element }
 
     static func of(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> ReplayKitSource {
         Unmanaged<ReplayKitSource>.fromOpaque(element.pointee.state).takeUnretainedValue()
+    }
+
+    /// The string properties have a grammar and are checked when set: a bad value is refused
+    /// (the property keeps its previous value), said in a warning, and kept as the reason the
+    /// next start fails, so a broadcast never runs with a silently ignored schedule.
+    func accept(_ text: String, for property: String) -> Bool {
+        let problem = BroadcastConfiguration.problem(with: text, property: property)
+        rejection.withLock { $0 = problem }
+        if let problem {
+            let name = rc_object_name(element).map { String(cString: $0) } ?? "replaykitsrc"
+            GLibMessages.warning("\(name): \(problem)")
+        }
+        return problem == nil
+    }
+
+    func open() -> Bool {
+        guard let problem = rejection.withLock({ $0 }) else { return true }
+        rc_element_error_library_settings(element, problem, nil)
+        return false
     }
 
     func prepare() -> Bool {
@@ -155,11 +177,15 @@ func replayKitSourceFree(_ state: UnsafeMutableRawPointer?) {
     Unmanaged<ReplayKitSource>.fromOpaque(state).release()
 }
 
-@_cdecl("rc_replaykitsrc_check_string")
-func replayKitSourceCheckString(_ property: UnsafePointer<gchar>, _ text: UnsafePointer<gchar>) -> UnsafeMutablePointer<gchar>? {
-    guard let problem = BroadcastConfiguration.problem(with: String(cString: text), property: String(cString: property))
-    else { return nil }
-    return g_strdup(problem)
+@_cdecl("rc_replaykitsrc_accept_string")
+func replayKitSourceAcceptString(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ property: UnsafePointer<gchar>,
+                                 _ text: UnsafePointer<gchar>?) -> gboolean {
+    ReplayKitSource.of(element).accept(text.map { String(cString: $0) } ?? "", for: String(cString: property)) ? 1 : 0
+}
+
+@_cdecl("rc_replaykitsrc_open")
+func replayKitSourceOpen(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> gboolean {
+    ReplayKitSource.of(element).open() ? 1 : 0
 }
 
 @_cdecl("rc_replaykitsrc_prepare")
