@@ -123,9 +123,7 @@ static gboolean src_event(GstAggregator *agg, GstEvent *event) {
 }
 
 static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
-  /* S16LE unless downstream wants F32LE only: the first format the caps list */
-  caps = gst_caps_truncate(gst_caps_make_writable(caps));
-  return gst_caps_fixate(caps);
+  return rc_dualmixer_fixate_src_caps((RcDualMixer *)agg, caps);
 }
 
 static gboolean negotiated_src_caps(GstAggregator *agg, GstCaps *caps) {

@@ -171,19 +171,7 @@ static gboolean src_query(GstPad *pad, GstObject *parent, GstQuery *query) {
 }
 
 static gboolean src_event(GstPad *pad, GstObject *parent, GstEvent *event) {
-  switch (GST_EVENT_TYPE(event)) {
-    case GST_EVENT_SEEK:
-      /* a live capture cannot seek */
-      gst_event_unref(event);
-      return FALSE;
-    case GST_EVENT_RECONFIGURE:
-    case GST_EVENT_LATENCY:
-    case GST_EVENT_QOS:
-      gst_event_unref(event);
-      return TRUE;
-    default:
-      return gst_pad_event_default(pad, parent, event);
-  }
+  return rc_replaykitsrc_src_event((RcReplayKitSrc *)parent, pad, event);
 }
 
 static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {

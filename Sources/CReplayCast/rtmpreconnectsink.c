@@ -110,15 +110,8 @@ static gboolean out_query(GstPad *pad, GstObject *parent, GstQuery *query) {
 static GstPad *request_new_pad(GstElement *element, GstPadTemplate *templ, const gchar *name, const GstCaps *caps) {
   RcRtmpReconnectSink *self = (RcRtmpReconnectSink *)element;
   RcRtmpStream stream = g_strcmp0(templ->name_template, "video") == 0 ? RC_RTMP_VIDEO : RC_RTMP_AUDIO;
-  GST_OBJECT_LOCK(self);
-  gboolean streaming = GST_STATE(self) > GST_STATE_READY || GST_STATE_PENDING(self) > GST_STATE_READY;
-  gboolean taken = self->sinkpads[stream] != NULL;
-  GST_OBJECT_UNLOCK(self);
-  if (taken || streaming) {
-    rc_rtmpreconnectsink_refuse_pad(self, templ->name_template,
-        taken ? "the element has one already" : "the FLV header naming the streams is sent when streaming starts");
+  if (!rc_rtmpreconnectsink_may_add_pad(self, stream))
     return NULL;
-  }
   GstPad *pad = gst_pad_new_from_template(templ, templ->name_template);
   gst_pad_set_element_private(pad, GINT_TO_POINTER(stream));
   gst_pad_set_chain_function(pad, chain);

@@ -33,6 +33,8 @@ void rc_replaykitsrc_set_playing(RcReplayKitSrc *self, gboolean playing);
 /* One iteration of a stream's task; FALSE pauses the task (EOS, flushing, error). */
 gboolean rc_replaykitsrc_stream_step(RcReplayKitSrc *self, RcStreamKind kind);
 gboolean rc_replaykitsrc_query(RcReplayKitSrc *self, RcStreamKind kind, GstQuery *query);
+/* An upstream event on `pad` (taken). */
+gboolean rc_replaykitsrc_src_event(RcReplayKitSrc *self, GstPad *pad, GstEvent *event);
 void rc_replaykitsrc_action(RcReplayKitSrc *self, RcBroadcastAction action);
 gboolean rc_replaykitsrc_event(RcReplayKitSrc *self, const gchar *action);
 
@@ -41,6 +43,7 @@ void *rc_dualmixer_state_new(void);
 void rc_dualmixer_state_free(void *state);
 gboolean rc_dualmixer_start(RcDualMixer *self);
 gboolean rc_dualmixer_stop(RcDualMixer *self);
+GstCaps *rc_dualmixer_fixate_src_caps(RcDualMixer *self, GstCaps *caps);
 gboolean rc_dualmixer_set_output_caps(RcDualMixer *self, GstCaps *caps);
 GstFlowReturn rc_dualmixer_flush(RcDualMixer *self);
 /* On the pad's upstream thread: a buffer, placed on its input's timeline there (the aggregator
@@ -85,8 +88,8 @@ void rc_rtmpreconnectsink_set_playing(RcRtmpReconnectSink *self, gboolean playin
 /* Take ownership of the buffer or event. */
 GstFlowReturn rc_rtmpreconnectsink_chain(RcRtmpReconnectSink *self, RcRtmpStream stream, GstBuffer *buffer);
 gboolean rc_rtmpreconnectsink_sink_event(RcRtmpReconnectSink *self, RcRtmpStream stream, GstEvent *event);
-/* A pad request refused; `why` is logged. */
-void rc_rtmpreconnectsink_refuse_pad(RcRtmpReconnectSink *self, const gchar *name, const gchar *why);
+/* Whether a pad for `stream` may be added now; a refusal is logged with its reason. */
+gboolean rc_rtmpreconnectsink_may_add_pad(RcRtmpReconnectSink *self, RcRtmpStream stream);
 /* The request pad of `stream` is gone (its streaming stopped): `out` leaves the connection. */
 void rc_rtmpreconnectsink_release(RcRtmpReconnectSink *self, RcRtmpStream stream, GstPad *out);
 

@@ -384,6 +384,13 @@ func dualMixerStop(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
     return 1
 }
 
+/// The output format is S16LE unless downstream takes only F32LE: the first the caps list.
+@_cdecl("rc_dualmixer_fixate_src_caps")
+func dualMixerFixateSrcCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ caps: UnsafeMutablePointer<GstCaps>)
+    -> UnsafeMutablePointer<GstCaps> {
+    gst_caps_fixate(gst_caps_truncate(rc_caps_make_writable(caps)))
+}
+
 @_cdecl("rc_dualmixer_set_output_caps")
 func dualMixerSetOutputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
     let mixer = DualMixer.of(element)

@@ -218,6 +218,24 @@ func replayKitSourceStep(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ kind
     ReplayKitSource.of(element).step(kind) ? 1 : 0
 }
 
+/// A capture cannot seek (refused); it answers no reconfiguration, latency or QoS (taken and
+/// dropped: nothing upstream to tell); everything else as GStreamer's default.
+@_cdecl("rc_replaykitsrc_src_event")
+func replayKitSourceSrcEvent(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ pad: UnsafeMutablePointer<GstPad>,
+                             _ event: UnsafeMutablePointer<GstEvent>) -> gboolean {
+    switch rc_event_type(event) {
+    case GST_EVENT_SEEK:
+        DebugLog.replaykitsrc.debug(element, "seek refused on \(String(cString: rc_object_name(pad))): a live capture cannot seek")
+        gst_event_unref(event)
+        return 0
+    case GST_EVENT_RECONFIGURE, GST_EVENT_LATENCY, GST_EVENT_QOS:
+        gst_event_unref(event)
+        return 1
+    default:
+        return gst_pad_event_default(pad, rc_object(element), event)
+    }
+}
+
 @_cdecl("rc_replaykitsrc_query")
 func replayKitSourceQuery(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ kind: RcStreamKind,
                           _ query: UnsafeMutablePointer<GstQuery>) -> gboolean {

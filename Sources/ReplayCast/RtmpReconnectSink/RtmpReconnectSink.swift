@@ -229,10 +229,19 @@ func rtmpReconnectSinkSinkEvent(_ element: UnsafeMutablePointer<RcRtmpReconnectS
     RtmpReconnectSink.of(element).event(element, stream, event) ? 1 : 0
 }
 
-@_cdecl("rc_rtmpreconnectsink_refuse_pad")
-func rtmpReconnectSinkRefusePad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ name: UnsafePointer<CChar>,
-                                _ why: UnsafePointer<CChar>) {
-    DebugLog.rtmpreconnectsink.warning(element, "no \(String(cString: name)) pad: \(String(cString: why))")
+/// One pad per stream, requested before streaming: the FLV header that names the streams
+/// goes out when streaming starts, so a stream added later could never be announced.
+@_cdecl("rc_rtmpreconnectsink_may_add_pad")
+func rtmpReconnectSinkMayAddPad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) -> gboolean {
+    rc_object_lock(element)
+    let state = rc_element(element).pointee
+    let streaming = state.current_state.rawValue > GST_STATE_READY.rawValue || state.pending_state.rawValue > GST_STATE_READY.rawValue
+    let taken = (stream == RC_RTMP_VIDEO ? element.pointee.sinkpads.0 : element.pointee.sinkpads.1) != nil
+    rc_object_unlock(element)
+    guard taken || streaming else { return 1 }
+    let why = taken ? "the element has one already" : "the FLV header naming the streams is sent when streaming starts"
+    DebugLog.rtmpreconnectsink.warning(element, "no \(stream == RC_RTMP_VIDEO ? "video" : "audio") pad: \(why)")
+    return 0
 }
 
 @_cdecl("rc_rtmpreconnectsink_release")
