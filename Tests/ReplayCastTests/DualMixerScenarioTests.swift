@@ -26,6 +26,7 @@ import Testing
     @Test func micUnlinkedTheAppPlaysAlone() throws {
         let (capture, levels) = try mixed("duration=2000000000", pads: ["audio_app"])
         #expect(capture.frames == 2 * Self.second)
+        #expect(levels.count == 20, "a level message per 100 ms of 2 s: \(levels.count)")
         #expect(Set(states(levels, "mic-state")) == ["absent"])
         #expect(Set(states(levels, "app-state")) == ["active"])
     }
@@ -33,6 +34,7 @@ import Testing
     @Test func appUnlinkedTheMicPlaysAlone() throws {
         let (capture, levels) = try mixed("duration=2000000000", pads: ["audio_mic"])
         #expect(capture.frames == 2 * Self.second)
+        #expect(levels.count == 20, "a level message per 100 ms of 2 s: \(levels.count)")
         #expect(Set(states(levels, "app-state")) == ["absent"])
     }
 
@@ -58,6 +60,7 @@ import Testing
 
     @Test func micSilenceIsSilentNotAbsent() throws {
         let (_, levels) = try mixed("mic=silence duration=1000000000")
+        #expect(levels.count == 10, "a level message per 100 ms of 1 s: \(levels.count)")
         #expect(Set(states(levels, "mic-state")) == ["silent"])
     }
 
@@ -66,6 +69,7 @@ import Testing
         let (capture, levels) = try mixed("schedule=\"1s:mic-format=24000; 2s:finish\"")
         #expect(capture.frames == 2 * Self.second)
         let buffers = capture.output.buffers
+        #expect(buffers.count == 200, "2 s in 10 ms output buffers: \(buffers.count)")
         #expect(zip(buffers, buffers.dropFirst()).allSatisfy { $0.pts + $0.duration == $1.pts })
         let mic = states(levels, "mic-state")
         #expect(mic.count == 20 && mic.dropFirst().allSatisfy { $0 == "active" }, "\(mic)")
@@ -83,6 +87,7 @@ import Testing
     @Test func burstyAppAndSteadyMicMixWithoutDrift() throws {
         let (capture, levels) = try mixed("device=iphone-x-ios12 duration=5000000000")
         #expect(capture.frames == 5 * Self.second)
+        #expect(levels.count == 50, "a level message per 100 ms of 5 s: \(levels.count)")
         #expect(Set(states(levels, "app-state")) == ["active"])
         #expect(Set(states(levels, "mic-state")) == ["active"])
     }

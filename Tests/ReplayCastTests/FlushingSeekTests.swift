@@ -49,8 +49,9 @@ import Testing
                       after: after)
     }
 
-    /// Buffers after the seek start at 0.5 s and cover [0.5 s, 1.0 s).
-    static func expectCovered(_ buffers: [PadRecorder.BufferRecord], _ label: String) {
+    /// Buffers after the seek start at 0.5 s and cover [0.5 s, 1.0 s), in buffers of `duration`.
+    static func expectCovered(_ buffers: [PadRecorder.BufferRecord], duration: UInt64, _ label: String) {
+        #expect(buffers.count == Int((stop - start) / duration), "\(label): \(buffers.count) buffers of \(duration) ns after the seek")
         #expect(buffers.first?.pts == start, "\(label): first buffer after the seek at \(buffers.first?.pts ?? 0) ns")
         let end = buffers.last.map { $0.pts + $0.duration } ?? 0
         #expect(end == stop, "\(label): last buffer after the seek ends at \(end) ns")
@@ -63,7 +64,8 @@ import Testing
                                    + "\(source) ! level name=level interval=100000000 ! fakesink sync=true name=peer",
                                    observed: ["out", "peer"])
         #expect(seeked.accepted && seeked.run.error == nil && seeked.run.reachedEOS)
-        Self.expectCovered(seeked.after["out"]!, "volumemeter")
+        // volumemeter passes the source's 960-frame buffers (20 ms at 48 kHz) through.
+        Self.expectCovered(seeked.after["out"]!, duration: 20_000_000, "volumemeter")
         // level also reports an empty interval at EOS (duration 0); volumemeter does not.
         func streamTimes(_ source: String, _ name: String) -> [UInt64] {
             seeked.run.messages(from: source, named: name).filter { ($0.uint64("duration") ?? 0) > 0 }
@@ -84,8 +86,9 @@ import Testing
                                    + "audiomixer name=peer ! fakesink sync=true name=peerout",
                                    observed: ["out", "peerout"])
         #expect(seeked.accepted && seeked.run.error == nil && seeked.run.reachedEOS)
-        Self.expectCovered(seeked.after["out"]!, "dualmixer")
-        Self.expectCovered(seeked.after["peerout"]!, "audiomixer")
+        // Both mixers' output buffers are 10 ms by default.
+        Self.expectCovered(seeked.after["out"]!, duration: 10_000_000, "dualmixer")
+        Self.expectCovered(seeked.after["peerout"]!, duration: 10_000_000, "audiomixer")
     }
 
     /// The mic pad unlinked (dualmixer ends it itself): the seek cannot reach its upstream,
@@ -94,7 +97,7 @@ import Testing
         let seeked = try Self.seek("audiotestsrc samplesperbuffer=441 ! audio/x-raw,rate=44100,channels=2 ! mix.app "
                                    + "dualmixer name=mix ! fakesink sync=true name=out", observed: ["out"])
         #expect(seeked.accepted && seeked.run.error == nil && seeked.run.reachedEOS)
-        Self.expectCovered(seeked.after["out"]!, "dualmixer, mic unlinked")
+        Self.expectCovered(seeked.after["out"]!, duration: 10_000_000, "dualmixer, mic unlinked")
     }
 
     @Test func pipcompositorRealignsLikeCompositor() throws {

@@ -100,7 +100,9 @@ import Testing
         let messages = harness.messages().filter { $0.name == "volumemeter" }
         #expect(harness.errors.count == earlierErrors, "\(label): \(harness.errors.dropFirst(earlierErrors))")
         #expect(messages.count == 10, "\(label): \(messages.count) intervals of 50 ms in 0.5 s")
-        for rms in messages.flatMap({ $0.doubles("rms") }) {
+        let levels = messages.flatMap { $0.doubles("rms") }
+        #expect(levels.count == 2 * 10, "\(label): an rms per channel of each interval: \(levels.count)")
+        for rms in levels {
             #expect(abs(rms - (-23.01)) < 0.05, "\(label): rms \(rms) dB")
         }
     }

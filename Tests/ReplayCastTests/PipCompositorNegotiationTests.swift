@@ -171,6 +171,7 @@ import Testing
         let mineEnum = g_type_class_ref(mine.pointee.value_type)!.assumingMemoryBound(to: GEnumClass.self)
         let theirEnum = g_type_class_ref(theirsBackground.pointee.value_type)!.assumingMemoryBound(to: GEnumClass.self)
         defer { g_type_class_unref(mineEnum); g_type_class_unref(theirEnum) }
+        #expect(mineEnum.pointee.n_values == theirEnum.pointee.n_values + 1, "compositor's values and color")
         for index in 0..<Int(theirEnum.pointee.n_values) {
             let a = mineEnum.pointee.values[index], b = theirEnum.pointee.values[index]
             #expect(a.value == b.value && String(cString: a.value_nick) == String(cString: b.value_nick))

@@ -14,12 +14,15 @@ import Testing
         var theirs: [GrabbedFrame]
         var plans: PipCompositor.PlanCounts
 
-        /// Bytes that differ, over all frames (and a frame count mismatch counts as a difference).
+        /// Bytes that differ, over all frames (and a frame or plane count mismatch counts as a
+        /// difference, a plane length mismatch as that many bytes).
         var differingBytes: Int {
             guard ours.count == theirs.count else { return Int.max }
             var count = 0
             for (a, b) in zip(ours, theirs) {
+                guard a.planes.count == b.planes.count else { return Int.max }
                 for (x, y) in zip(a.planes, b.planes) where x != y {
+                    count += abs(x.count - y.count)
                     x.withUnsafeBufferPointer { x in
                         y.withUnsafeBufferPointer { y in
                             for index in 0..<min(x.count, y.count) where x[index] != y[index] { count += 1 }
@@ -126,6 +129,7 @@ import Testing
         let pips = ["videotestsrc pattern=ball num-buffers=4 ! \(videoCaps(.nv12, 61, 37))"]
         let outcome = try Self.compare(main: main, pips: pips, properties: "sink_1::xpos=101 sink_1::ypos=57",
                                        output: videoCaps(.nv12, 320, 240))
+        #expect(outcome.ours.count == 4)
         #expect(outcome.differingBytes == 0)
         #expect(outcome.plans.copyMain == 4, "\(outcome.plans)")
     }

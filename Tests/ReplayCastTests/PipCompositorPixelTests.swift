@@ -199,7 +199,7 @@ import Testing
         let frames = try #require(try Self.frames(description)["out"])
         let white = RGBColor.white.yuv(in: .bt709Full).y
         let paused = frames.filter { $0.pts >= 200_000_000 && $0.pts < 400_000_000 }
-        #expect(!paused.isEmpty)
+        #expect(paused.count == 6, "0.2 s of pause at 30 fps: \(paused.count) frames")
         for frame in frames {
             let background = Self.region(of: white, in: frame).count
             let inPause = frame.pts >= 200_000_000 && frame.pts < 400_000_000

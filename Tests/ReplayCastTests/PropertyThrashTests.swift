@@ -71,6 +71,9 @@ import Testing
                 "\(label): the last write at \(t.positionAtLastWrite) ns, before the end at \(t.end) ns")
     }
 
+    /// No buffer count: the writes pick the buffers' duration (dualmixer's output-buffer-duration,
+    /// 1 ms to 1 s). The first buffer's start and the last one's end anchor the chain instead, so
+    /// an empty or cut-short list fails.
     static func expectContiguous(_ buffers: [PadRecorder.BufferRecord], from start: UInt64, to end: UInt64, _ label: String) {
         #expect(buffers.first?.pts == start, "\(label): first at \(buffers.first?.pts ?? 0)")
         #expect(zip(buffers, buffers.dropFirst()).allSatisfy { $0.pts + $0.duration == $1.pts }, "\(label): contiguous")

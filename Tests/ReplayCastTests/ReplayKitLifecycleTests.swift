@@ -42,6 +42,7 @@ import Testing
         let run = try PipelineRun.run("replaykitsrc name=rk is-live=false mic=silence duration=500000000 rk.audio_mic ! fakesink",
                                       prepare: { recorder.attach(to: $0, element: "rk", pad: "audio_mic") })
         #expect(run.reachedEOS)
+        #expect(recorder.buffers.map { $0.size / 2 }.reduce(0, +) == 24000, "0.5 s at 48 kHz mono")
         #expect(!recorder.buffers.isEmpty && recorder.buffers.allSatisfy { $0.note == "zeros" })
     }
 

@@ -101,13 +101,15 @@ import Testing
         #expect(abs((beforeReset.double("max-momentary") ?? .nan) - -20) <= 0.1)
         #expect(abs((beforeReset.double("max-short-term") ?? .nan) - -20) <= 0.1)
         #expect(abs((beforeReset.double("loudness-range") ?? .nan) - 10) <= 1, "\(beforeReset)")
-        #expect(beforeReset.doubles("max-true-peak").allSatisfy { abs($0 - -20) <= 0.1 })
+        let truePeaksBefore = beforeReset.doubles("max-true-peak")
+        #expect(truePeaksBefore.count == 2 && truePeaksBefore.allSatisfy { abs($0 - -20) <= 0.1 }, "\(truePeaksBefore)")
         // After the reset only -30 dBFS was measured: one level, no range.
         #expect(abs((afterReset.double("max-momentary") ?? .nan) - -30) <= 0.1, "\(afterReset)")
         #expect(abs((afterReset.double("max-short-term") ?? .nan) - -30) <= 0.1)
         #expect(abs((afterReset.double("integrated") ?? .nan) - -30) <= 0.1)
         #expect((afterReset.double("loudness-range") ?? .nan) <= 0.1)
-        #expect(afterReset.doubles("max-true-peak").allSatisfy { abs($0 - -30) <= 0.1 })
+        let truePeaksAfter = afterReset.doubles("max-true-peak")
+        #expect(truePeaksAfter.count == 2 && truePeaksAfter.allSatisfy { abs($0 - -30) <= 0.1 }, "\(truePeaksAfter)")
         // The momentary window went on through the reset: the first interval after it is whole.
         #expect(abs((meters[16].double("momentary") ?? .nan) - -30) <= 0.1)
     }

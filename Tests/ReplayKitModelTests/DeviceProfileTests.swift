@@ -37,6 +37,7 @@ import Testing
     }
 
     @Test func everyNumberCitesASource() {
+        #expect(DeviceProfile.all.count == Self.expected.count)
         for profile in DeviceProfile.all {
             for fact in DeviceProfile.Fact.allCases {
                 #expect(!profile.source(of: fact).isEmpty, "\(profile.name) has no source for \(fact)")

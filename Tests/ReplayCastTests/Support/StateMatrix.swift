@@ -15,7 +15,9 @@ final class StateMatrix {
         var error: String?
 
         /// Live runs depend on the clock: as many buffers on every pad within `tolerance`,
-        /// as many messages within `tolerance`, timestamps increasing, no error.
+        /// as many messages within `tolerance`, timestamps increasing, no error. How many
+        /// timestamps that compares is `other`'s count less `tolerance`: the tests check the
+        /// first run's counts (StateMatrixTests.baseline) before comparing with it.
         func resembles(_ other: Outcome, tolerance: Int) -> Bool {
             guard error == nil, other.error == nil, Set(buffers.keys) == Set(other.buffers.keys),
                   abs(messages - other.messages) <= tolerance else { return false }
