@@ -63,7 +63,6 @@ static void rc_dualmixer_pad_class_init(RcDualMixerPadClass *klass) {
 }
 
 static void rc_dualmixer_pad_init(RcDualMixerPad *pad) {
-  gst_segment_init(&pad->input_segment, GST_FORMAT_TIME);
   rc_properties_init(&pad->settings, pad_properties, G_N_ELEMENTS(pad_properties));
 }
 

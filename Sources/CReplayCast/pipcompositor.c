@@ -189,19 +189,12 @@ static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
 }
 
 static gboolean start(GstAggregator *agg) {
-  RcPipCompositor *self = (RcPipCompositor *)agg;
-  rc_pipcompositor_reset(self);
-  self->wrappers = rc_wrapper_pool_new();
+  rc_pipcompositor_start((RcPipCompositor *)agg);
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->start(agg);
 }
 
 static gboolean stop(GstAggregator *agg) {
-  RcPipCompositor *self = (RcPipCompositor *)agg;
-  rc_pipcompositor_reset(self);
-  /* Wrappers still downstream are freed as they come back. */
-  if (self->wrappers)
-    gst_buffer_pool_set_active(self->wrappers, FALSE);
-  gst_clear_object(&self->wrappers);
+  rc_pipcompositor_stop((RcPipCompositor *)agg);
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->stop(agg);
 }
 

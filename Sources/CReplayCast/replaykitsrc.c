@@ -184,7 +184,7 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
     case GST_STATE_CHANGE_READY_TO_PAUSED:
       /* Built before the pads' tasks start, dropped after they stopped (PAUSED -> READY): a
        * pipeline taken back to READY runs again from the start. */
-      if (!rc_replaykitsrc_prepare(self))
+      if (!rc_replaykitsrc_start(self))
         return GST_STATE_CHANGE_FAILURE;
       break;
     case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
@@ -206,7 +206,7 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
         ret = GST_STATE_CHANGE_NO_PREROLL;
       break;
     case GST_STATE_CHANGE_PAUSED_TO_READY:
-      rc_replaykitsrc_reset(self);
+      rc_replaykitsrc_stop(self);
       break;
     default:
       break;

@@ -23,10 +23,10 @@ gboolean rc_replaykitsrc_accept_string(RcReplayKitSrc *self, const gchar *proper
 /* NULL -> READY: FALSE, after posting the reason, while a refused string value stands. */
 gboolean rc_replaykitsrc_open(RcReplayKitSrc *self);
 /* READY -> PAUSED: builds the broadcast from the settings; posts an error and returns FALSE if it cannot. */
-gboolean rc_replaykitsrc_prepare(RcReplayKitSrc *self);
+gboolean rc_replaykitsrc_start(RcReplayKitSrc *self);
 gboolean rc_replaykitsrc_is_live(RcReplayKitSrc *self);
-/* PAUSED -> READY, after the tasks stopped: drops what prepare built. */
-void rc_replaykitsrc_reset(RcReplayKitSrc *self);
+/* PAUSED -> READY, after the tasks stopped: drops what start built. */
+void rc_replaykitsrc_stop(RcReplayKitSrc *self);
 /* Pads deactivating (TRUE) or activating; PAUSED -> PLAYING (TRUE) and back: both end waits. */
 void rc_replaykitsrc_set_flushing(RcReplayKitSrc *self, gboolean flushing);
 void rc_replaykitsrc_set_playing(RcReplayKitSrc *self, gboolean playing);
@@ -60,8 +60,10 @@ void *rc_pipcompositor_state_new(void);
 void rc_pipcompositor_state_free(void *state);
 void *rc_pipcompositor_pad_state_new(void);
 void rc_pipcompositor_pad_state_free(void *state);
-/* start and stop: drops the buffers kept for in-place drawing and the drawing resources. */
-void rc_pipcompositor_reset(RcPipCompositor *self);
+/* start builds the frame state (and the wrapper pool of the in-place plan); stop drops it,
+ * with the buffers kept for in-place drawing. */
+void rc_pipcompositor_start(RcPipCompositor *self);
+void rc_pipcompositor_stop(RcPipCompositor *self);
 /* A TAG event reached the head of `pad`'s queue (aggregator thread). */
 void rc_pipcompositor_tag(RcPipCompositor *self, RcPipCompositorPad *pad, GstEvent *event);
 /* The output size the main picture asks for (upright); 0 when there is no main input yet. */

@@ -63,10 +63,4 @@ import Testing
                                          output: output, format: .nv12)
         #expect(landscape.width == 1920 && landscape.x == 0 && landscape.height % 2 == 0 && landscape.y % 2 == 0)
     }
-
-    @Test func orientationIndicesFollowTheTagList() {
-        #expect(PipCompositor.orientation(1) == .rotate90)
-        #expect(PipCompositor.orientation(7) == .flipRotate270)
-        #expect(PipCompositor.orientation(42) == .rotate0)
-    }
 }

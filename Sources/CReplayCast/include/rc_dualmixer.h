@@ -27,9 +27,6 @@ typedef struct {
   GstAggregatorPad parent;
   RcDualMixerPadSettings settings;
   gint index; /* 0 app, 1 mic */
-  /* The segment as the upstream thread sees it (the base class updates its own `segment`
-   * later, on the aggregator's thread); used to time buffers as they arrive. */
-  GstSegment input_segment;
 } RcDualMixerPad;
 
 typedef struct {

@@ -53,12 +53,6 @@ typedef struct {
    * aggregates): when set, prepare_frame leaves this pad's buffer unmapped because the
    * element reads (or took) it itself. */
   gboolean skip_prepare;
-  /* image-orientation from the last TAG event (index of the tag in Swift's
-   * Orientation.allCases), and the one that applies from the pad's next buffer on. Written
-   * and read by the aggregator thread only (serialized events are handled there). */
-  gint orientation;
-  gint pending_orientation;
-  gboolean has_pending_orientation;
   void *state; /* Swift PipLayer, retained; pad init to finalize */
 } RcPipCompositorPad;
 
@@ -70,7 +64,6 @@ typedef struct {
   GstVideoAggregator parent;
   RcPipCompositorSettings settings; /* object lock */
   void *state;                      /* Swift PipCompositor, retained; instance init to finalize */
-  GstBufferPool *wrappers;          /* rc_wrapper_pool for the in-place plan; start to stop */
 } RcPipCompositor;
 
 typedef struct {

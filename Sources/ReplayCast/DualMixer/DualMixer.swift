@@ -205,8 +205,9 @@ final class DualMixer {
     private func runningTime(_ element: UnsafeMutablePointer<RcDualMixer>, pad index: Int, _ pts: GstClockTime) -> UInt64? {
         // No segment yet (data ahead of its segment event, as when a pipeline is torn down
         // after an error): no running time, and no GLib critical from GStreamer.
-        guard pts != GstClockTime.none, pad(element, index).pointee.input_segment.format == GST_FORMAT_TIME else { return nil }
-        let running = gst_segment_to_running_time(&pad(element, index).pointee.input_segment, GST_FORMAT_TIME, pts)
+        let input = inputs[index]
+        guard pts != GstClockTime.none, input.segment.format == GST_FORMAT_TIME else { return nil }
+        let running = gst_segment_to_running_time(&input.segment, GST_FORMAT_TIME, pts)
         return running == GstClockTime.none ? nil : UInt64(running)
     }
 

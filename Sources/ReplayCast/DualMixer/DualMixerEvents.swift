@@ -22,7 +22,7 @@ extension DualMixer {
         case GST_EVENT_FLUSH_STOP:
             flow.setFlushing(false, pad: index)
         case GST_EVENT_SEGMENT:
-            gst_event_copy_segment(event, &pad.pointee.input_segment)
+            gst_event_copy_segment(event, &inputs[index].segment)
         case GST_EVENT_GAP:
             if flow.waitUntilRestarted(pad: index) { inputGap(element, pad: index, event) }
         default:

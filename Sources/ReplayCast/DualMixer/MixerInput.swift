@@ -36,6 +36,12 @@ final class MixerInput {
     private(set) var ended = false
     private(set) var everHadData = false
 
+    /// The input's segment as its upstream thread sees it (the base class updates the pad's
+    /// own later, on the aggregator's thread), to time buffers as they arrive. Kept across
+    /// flushes and restarts: upstream's next segment replaces it, and a flush handled late on
+    /// the aggregator's thread must not erase one that already came.
+    var segment = GstSegment()
+
     private var scratchCapacity = 0
     private var converted: UnsafeMutablePointer<Float>
     private var downmixed: UnsafeMutablePointer<Float>
@@ -44,6 +50,7 @@ final class MixerInput {
 
     init(name: String) {
         self.name = name
+        gst_segment_init(&segment, GST_FORMAT_TIME)
         converted = .allocate(capacity: 1)
         downmixed = .allocate(capacity: 1)
         resampled = .allocate(capacity: 1)

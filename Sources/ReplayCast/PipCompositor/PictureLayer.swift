@@ -36,6 +36,12 @@ final class PictureLayer {
     /// Last buffer seen on the pad (pointer and PTS), to tell a new buffer from a repeated one.
     private var lastBuffer: (UnsafeMutableRawPointer, GstClockTime)?
 
+    /// image-orientation of the pad's pictures. A TAG event's orientation applies from the
+    /// pad's next buffer on: serialized events and buffers both reach the aggregator thread,
+    /// this state's only user.
+    var orientation = Orientation.rotate0
+    var pendingOrientation: Orientation?
+
     deinit { release() }
 
     /// Whether `buffer` differs from the one seen last time (pools reuse pointers, so the

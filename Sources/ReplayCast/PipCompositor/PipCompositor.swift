@@ -62,6 +62,9 @@ final class PipCompositor {
     /// The main buffer whose memory became an output (now empty), and the last output
     /// holding that memory with the PiPs drawn in; `saved` holds what lies under them.
     private var takenMain: UnsafeMutablePointer<GstBuffer>?
+    /// Memoryless buffers (rc_wrapper_pool) that lend a main buffer's memory to an output;
+    /// nil if the pool could not be set up (every frame is then copied). Start to stop.
+    private var wrappers: UnsafeMutablePointer<GstBufferPool>?
     private var heldOutput: UnsafeMutablePointer<GstBuffer>?
     private let saved = RegionStore()
 
@@ -117,9 +120,10 @@ final class PipCompositor {
         for index in 0..<count {
             let pad = pads[index].pad!
             pad.pointee.skip_prepare = index == 0 ? 1 : 0
-            if PictureLayer.of(pad).isNewBuffer(pads[index].buffer), pad.pointee.has_pending_orientation != 0 {
-                pad.pointee.orientation = pad.pointee.pending_orientation
-                pad.pointee.has_pending_orientation = 0
+            let layer = PictureLayer.of(pad)
+            if layer.isNewBuffer(pads[index].buffer), let pending = layer.pendingOrientation {
+                layer.orientation = pending
+                layer.pendingOrientation = nil
             }
             drawn[index] = false
         }
@@ -139,7 +143,7 @@ final class PipCompositor {
         if count > 0, let source = VideoFormat(pads[0].info) {
             let pad = pads[0].pad!
             let padSettings = PadSettings(pads[0].settings)
-            let orientation = Self.orientation(pad.pointee.orientation)
+            let orientation = PictureLayer.of(pad).orientation
             let upright = orientation.outputSize(for: source.size)
             let rect = PipGeometry.main(padSettings, source: upright, output: out.size, format: out.format)
             mainAlpha = padSettings.alpha
@@ -175,7 +179,7 @@ final class PipCompositor {
                     flow = rc_pipcompositor_allocate_output(element, outbuf)
                     plan = .copyHeld
                 }
-            } else if let memory = MainBuffer.takeMemory(of: mainBuffer, output: &output, wrappers: element.pointee.wrappers) {
+            } else if let memory = MainBuffer.takeMemory(of: mainBuffer, output: &output, wrappers: wrappers) {
                 takenMain = gst_buffer_ref(mainBuffer)
                 outbuf.pointee = memory
                 plan = .taken
@@ -490,7 +494,22 @@ final class PipCompositor {
         rc_element_warning_stream_format(element, text, nil)
     }
 
-    func reset() {
+    func start() {
+        reset()
+        wrappers = rc_wrapper_pool_new()
+    }
+
+    /// Wrappers still downstream are freed as they come back.
+    func stop() {
+        reset()
+        if let wrappers {
+            gst_buffer_pool_set_active(wrappers, 0)
+            gst_object_unref(wrappers)
+        }
+        wrappers = nil
+    }
+
+    private func reset() {
         warnedShortMain = false
         warnedOversized = false
         releaseSnapshot()
@@ -499,14 +518,7 @@ final class PipCompositor {
         mainSource = nil
     }
 
-    // MARK: - Orientation and negotiation
-
-    /// `allCases` is computed (a new array per call): looked up once.
-    private static let orientations = Orientation.allCases
-
-    static func orientation(_ index: gint) -> Orientation {
-        orientations.indices.contains(Int(index)) ? orientations[Int(index)] : .rotate0
-    }
+    // MARK: - Orientation
 
     func tag(_ element: UnsafeMutablePointer<RcPipCompositor>, _ pad: UnsafeMutablePointer<RcPipCompositorPad>,
              _ event: UnsafeMutablePointer<GstEvent>) {
@@ -515,10 +527,9 @@ final class PipCompositor {
         var text: UnsafeMutablePointer<gchar>?
         guard let list, gst_tag_list_get_string(list, "image-orientation", &text) != 0, let text else { return }
         defer { g_free(text) }
-        guard let orientation = Orientation(tag: String(cString: text)),
-              let index = Self.orientations.firstIndex(of: orientation) else { return }
-        pad.pointee.pending_orientation = gint(index)
-        pad.pointee.has_pending_orientation = 1
+        guard let orientation = Orientation(tag: String(cString: text)) else { return }
+        PictureLayer.of(pad).pendingOrientation = orientation
+        DebugLog.pipcompositor.debug(element, "\(String(cString: rc_object_name(pad))): image-orientation \(orientation) from its next buffer")
         // The output follows the upright main picture unless downstream fixes its size.
         gst_pad_mark_reconfigure(rc_aggregator_src_pad(element))
     }
@@ -554,10 +565,16 @@ func pipcompositorPadStateFree(_ state: UnsafeMutableRawPointer?) {
     Unmanaged<PictureLayer>.fromOpaque(state).release()
 }
 
-@_cdecl("rc_pipcompositor_reset")
-func pipcompositorReset(_ element: UnsafeMutablePointer<RcPipCompositor>) {
+@_cdecl("rc_pipcompositor_start")
+func pipcompositorStart(_ element: UnsafeMutablePointer<RcPipCompositor>) {
     let compositor = PipCompositor.of(element)
-    compositor.owner.run { compositor.reset() }
+    compositor.owner.run { compositor.start() }
+}
+
+@_cdecl("rc_pipcompositor_stop")
+func pipcompositorStop(_ element: UnsafeMutablePointer<RcPipCompositor>) {
+    let compositor = PipCompositor.of(element)
+    compositor.owner.run { compositor.stop() }
 }
 
 @_cdecl("rc_pipcompositor_tag")

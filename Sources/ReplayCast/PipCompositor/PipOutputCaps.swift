@@ -106,8 +106,8 @@ enum PipOutputCaps {
         withPads(element) { pads -> PixelSize? in
             guard let first = pads.first else { return nil }
             if let main = VideoFormat(first.info) {
-                let pad = first.pad!.pointee
-                let upright = PipCompositor.orientation(pad.has_pending_orientation != 0 ? pad.pending_orientation : pad.orientation)
+                let layer = PictureLayer.of(first.pad!)
+                let upright = layer.pendingOrientation ?? layer.orientation
                 return upright.outputSize(for: main.size)
             }
             var largest: PixelSize?

@@ -41,7 +41,7 @@ final class ReplayKitSource {
         return false
     }
 
-    func prepare() -> Bool {
+    func start() -> Bool {
         var settings = RcReplayKitSrcSettings()
         rc_replaykitsrc_copy_settings(element, &settings)
         defer { rc_replaykitsrc_settings_clear(&settings) }
@@ -90,7 +90,7 @@ final class ReplayKitSource {
         return settings.is_live != 0
     }
 
-    func reset() {
+    func stop() {
         producers = []
         timeline = nil
         configuration = nil
@@ -188,9 +188,9 @@ func replayKitSourceOpen(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> gbo
     ReplayKitSource.of(element).open() ? 1 : 0
 }
 
-@_cdecl("rc_replaykitsrc_prepare")
-func replayKitSourcePrepare(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> gboolean {
-    ReplayKitSource.of(element).prepare() ? 1 : 0
+@_cdecl("rc_replaykitsrc_start")
+func replayKitSourceStart(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> gboolean {
+    ReplayKitSource.of(element).start() ? 1 : 0
 }
 
 @_cdecl("rc_replaykitsrc_is_live")
@@ -198,9 +198,9 @@ func replayKitSourceIsLive(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> g
     ReplayKitSource.of(element).isLive ? 1 : 0
 }
 
-@_cdecl("rc_replaykitsrc_reset")
-func replayKitSourceReset(_ element: UnsafeMutablePointer<RcReplayKitSrc>) {
-    ReplayKitSource.of(element).reset()
+@_cdecl("rc_replaykitsrc_stop")
+func replayKitSourceStop(_ element: UnsafeMutablePointer<RcReplayKitSrc>) {
+    ReplayKitSource.of(element).stop()
 }
 
 @_cdecl("rc_replaykitsrc_set_flushing")
