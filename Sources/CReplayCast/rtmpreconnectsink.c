@@ -97,14 +97,8 @@ static gboolean sink_query(GstPad *pad, GstObject *parent, GstQuery *query) {
   return rc_sink_caps_query(GST_ELEMENT(parent), pad, query, NULL) || gst_pad_query_default(pad, parent, query);
 }
 
-/* Upstream of a connection's muxer: not live, so the muxer interleaves by timestamp and
- * never waits on a clock; the data already arrives at the pace of the pipeline. */
 static gboolean out_query(GstPad *pad, GstObject *parent, GstQuery *query) {
-  if (GST_QUERY_TYPE(query) == GST_QUERY_LATENCY) {
-    gst_query_set_latency(query, FALSE, 0, GST_CLOCK_TIME_NONE);
-    return TRUE;
-  }
-  return FALSE;
+  return rc_rtmpreconnectsink_out_query(query);
 }
 
 static GstPad *request_new_pad(GstElement *element, GstPadTemplate *templ, const gchar *name, const GstCaps *caps) {

@@ -90,6 +90,8 @@ void rc_rtmpreconnectsink_set_playing(RcRtmpReconnectSink *self, gboolean playin
 /* Take ownership of the buffer or event. */
 GstFlowReturn rc_rtmpreconnectsink_chain(RcRtmpReconnectSink *self, RcRtmpStream stream, GstBuffer *buffer);
 gboolean rc_rtmpreconnectsink_sink_event(RcRtmpReconnectSink *self, RcRtmpStream stream, GstEvent *event);
+/* A query from inside a connection's pipeline to the element's output pad. */
+gboolean rc_rtmpreconnectsink_out_query(GstQuery *query);
 /* Whether a pad for `stream` may be added now; a refusal is logged with its reason. */
 gboolean rc_rtmpreconnectsink_may_add_pad(RcRtmpReconnectSink *self, RcRtmpStream stream);
 /* The request pad of `stream` is gone (its streaming stopped): `out` leaves the connection. */

@@ -229,6 +229,16 @@ func rtmpReconnectSinkSinkEvent(_ element: UnsafeMutablePointer<RcRtmpReconnectS
     RtmpReconnectSink.of(element).event(element, stream, event) ? 1 : 0
 }
 
+/// Upstream of a connection's muxer the element answers not live, so the muxer interleaves
+/// by timestamp and never waits on a clock: the data already arrives at the pipeline's pace.
+/// Nothing else is answered from there.
+@_cdecl("rc_rtmpreconnectsink_out_query")
+func rtmpReconnectSinkOutQuery(_ query: UnsafeMutablePointer<GstQuery>) -> gboolean {
+    guard rc_query_type(query) == GST_QUERY_LATENCY else { return 0 }
+    gst_query_set_latency(query, 0, 0, GstClockTime.max)
+    return 1
+}
+
 /// One pad per stream, requested before streaming: the FLV header that names the streams
 /// goes out when streaming starts, so a stream added later could never be announced.
 @_cdecl("rc_rtmpreconnectsink_may_add_pad")
