@@ -21,8 +21,8 @@ final class RtmpConnection {
     init(location: String, outpads: [(RcRtmpStream, UnsafeMutablePointer<GstPad>)], live: Bool,
          inbox: OpaquePointer) throws(RtmpConnectionError) {
         let branches = outpads.map { stream, _ in
-            "queue name=\(Self.name(stream)) max-size-buffers=0 max-size-bytes=0 max-size-time=\(Self.queueTime) "
-                + "leaky=\(live ? "downstream" : "no") ! mux.\(Self.name(stream)) "
+            "queue name=\(stream.name) max-size-buffers=0 max-size-bytes=0 max-size-time=\(Self.queueTime) "
+                + "leaky=\(live ? "downstream" : "no") ! mux.\(stream.name) "
         }
         let description = branches.joined() + "flvmux name=mux streamable=true ! rtmp2sink name=sink sync=false async=false"
         var error: UnsafeMutablePointer<GError>?
@@ -45,13 +45,11 @@ final class RtmpConnection {
         }, UnsafeMutableRawPointer(g_async_queue_ref(inbox)), { g_async_queue_unref(OpaquePointer($0)) })
         gst_object_unref(bus)
         for (stream, out) in outpads {
-            let queue = gst_bin_get_by_name(bin, Self.name(stream))!
+            let queue = gst_bin_get_by_name(bin, stream.name)!
             self.queues.append(queue)
             links.append((out, gst_element_get_static_pad(queue, "sink")!))
         }
     }
-
-    private static func name(_ stream: RcRtmpStream) -> String { stream == RC_RTMP_VIDEO ? "video" : "audio" }
 
     /// Starts connecting (rtmp2sink connects on its own thread) and links the element's pads
     /// in; FALSE when the pipeline would not start.

@@ -93,7 +93,7 @@ final class RtmpReconnectSink {
         let index = Int(stream.rawValue)
         if gate.withLock({ $0.live == nil }) { learnLiveness(element, stream) }
         guard case .push(let kept, let admitted) = gate.withLock({ $0.admit(buffer, stream: index) }) else {
-            DebugLog.rtmpreconnectsink.log(element, "\(stream == RC_RTMP_VIDEO ? "video" : "audio") buffer held or dropped")
+            DebugLog.rtmpreconnectsink.log(element, "\(stream.name) buffer held or dropped")
             return GST_FLOW_OK
         }
         // A pad released meanwhile has no connection pad: what was admitted is dropped.
@@ -165,6 +165,11 @@ final class RtmpReconnectSink {
         gate.withLock { _ = $0.streams.remove(Int(stream.rawValue)) }
         _ = gst_pad_push_event(out, gst_event_new_eos())
     }
+}
+
+extension RcRtmpStream {
+    /// The pad's name, and its branch's in each connection's pipeline.
+    var name: String { self == RC_RTMP_VIDEO ? "video" : "audio" }
 }
 
 /// The properties, as Swift works with them.
@@ -244,13 +249,13 @@ func rtmpReconnectSinkOutQuery(_ query: UnsafeMutablePointer<GstQuery>) -> gbool
 @_cdecl("rc_rtmpreconnectsink_may_add_pad")
 func rtmpReconnectSinkMayAddPad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) -> gboolean {
     rc_object_lock(element)
-    let state = rc_element(element).pointee
-    let streaming = state.current_state.rawValue > GST_STATE_READY.rawValue || state.pending_state.rawValue > GST_STATE_READY.rawValue
+    let states = (current: rc_element(element).pointee.current_state, pending: rc_element(element).pointee.pending_state)
+    let streaming = states.current.rawValue > GST_STATE_READY.rawValue || states.pending.rawValue > GST_STATE_READY.rawValue
     let taken = (stream == RC_RTMP_VIDEO ? element.pointee.sinkpads.0 : element.pointee.sinkpads.1) != nil
     rc_object_unlock(element)
     guard taken || streaming else { return 1 }
     let why = taken ? "the element has one already" : "the FLV header naming the streams is sent when streaming starts"
-    DebugLog.rtmpreconnectsink.warning(element, "no \(stream == RC_RTMP_VIDEO ? "video" : "audio") pad: \(why)")
+    DebugLog.rtmpreconnectsink.warning(element, "no \(stream.name) pad: \(why)")
     return 0
 }
 
