@@ -6,7 +6,7 @@ import ReplayKitModel
 /// callbacks with the occasional 955 + 69 split), timed by `AudioRun` from sample counts.
 /// A run restarts where the mic format changes; content is addressed by broadcast time, so
 /// it continues across the change.
-final class AudioProducer: StreamProducer {
+final class AudioProducer: StreamProducer, @unchecked Sendable {
     private let program: ProgramAudio.Content
     private var stream: AudioStreamProfile
     private var content: ProgramAudio

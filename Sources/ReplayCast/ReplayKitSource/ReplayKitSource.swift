@@ -3,15 +3,23 @@ import CReplayCast
 import ReplayKitModel
 import Synchronization
 
-/// Per-element state of replaykitsrc. The configuration, timeline and producers are built
-/// on READY -> PAUSED (before the tasks start) and dropped on PAUSED -> READY (after they
-/// stopped), so every run from READY starts the broadcast afresh; in between, each producer
-/// is touched only by its own task and the timeline synchronises itself.
-final class ReplayKitSource {
-    let element: UnsafeMutablePointer<RcReplayKitSrc>
-    private var configuration: BroadcastConfiguration?
-    private var timeline: BroadcastTimeline?
-    private var producers: [StreamProducer] = []
+/// Per-element state of replaykitsrc. The running broadcast (configuration, timeline,
+/// producers) is built on READY -> PAUSED (before the tasks start) and dropped on
+/// PAUSED -> READY (after they stopped), so every run from READY starts the broadcast afresh.
+/// Action signals and queries read it from application threads while a state change may be
+/// dropping it, so it lives behind one lock: a reader takes its own references out, then
+/// works without the lock. Each producer is touched only by its own task and the timeline
+/// synchronises itself.
+final class ReplayKitSource: Sendable {
+    /// What exists between start and stop.
+    private struct Running: Sendable {
+        let configuration: BroadcastConfiguration
+        let timeline: BroadcastTimeline
+        let producers: [StreamProducer]
+    }
+
+    nonisolated(unsafe) let element: UnsafeMutablePointer<RcReplayKitSrc>
+    private let running = Mutex<Running?>(nil)
     let waits = StreamWaits()
     /// Why the last refused string property value was refused; opening fails while it stands.
     private let rejection = Mutex<String?>(nil)
@@ -49,13 +57,12 @@ final class ReplayKitSource {
             let configuration = try BroadcastConfiguration(settings)
             let timeline = BroadcastTimeline(configuration: configuration, videoFinish: Self.videoFinish(configuration))
             let group = gst_util_group_id_next()
-            producers = [
+            let producers: [StreamProducer] = [
                 try VideoProducer(element: element, timeline: timeline, configuration: configuration, groupID: group),
                 AudioProducer(kind: RC_STREAM_APP, element: element, timeline: timeline, configuration: configuration, groupID: group),
                 AudioProducer(kind: RC_STREAM_MIC, element: element, timeline: timeline, configuration: configuration, groupID: group),
             ]
-            self.configuration = configuration
-            self.timeline = timeline
+            running.withLock { $0 = Running(configuration: configuration, timeline: timeline, producers: producers) }
             return true
         } catch {
             rc_element_error_library_settings(element, "replaykitsrc: \(error)", nil)
@@ -82,6 +89,8 @@ final class ReplayKitSource {
         return nil
     }
 
+    private var configuration: BroadcastConfiguration? { running.withLock { $0?.configuration } }
+
     var isLive: Bool {
         if let configuration { return configuration.live }
         var settings = RcReplayKitSrcSettings()
@@ -90,22 +99,20 @@ final class ReplayKitSource {
         return settings.is_live != 0
     }
 
+    /// The broadcast is taken out under the lock and released after it.
     func stop() {
-        producers = []
-        timeline = nil
-        configuration = nil
+        _ = running.withLock { $0.take() }
     }
 
     func step(_ kind: RcStreamKind) -> Bool {
         let index = Int(kind.rawValue)
-        guard index < producers.count else { return false }
-        let producer = producers[index]
+        guard let producer = running.withLock({ $0.flatMap { index < $0.producers.count ? $0.producers[index] : nil } })
+        else { return false }
         return producer.owner.run { producer.step() }
     }
 
     /// A live stream's data for [t, t + d) exists only at t + d: its latency is its longest buffer.
-    func latency(_ kind: RcStreamKind) -> GstClockTime {
-        guard let c = configuration else { return 0 }
+    private func latency(_ kind: RcStreamKind, _ c: BroadcastConfiguration) -> GstClockTime {
         switch kind {
         case RC_STREAM_VIDEO:
             return GstClockTime(VideoProducer.duration(ofFrameAt: 0))
@@ -126,9 +133,10 @@ final class ReplayKitSource {
 
     func query(_ kind: RcStreamKind, _ query: UnsafeMutablePointer<GstQuery>) -> Bool {
         guard rc_query_type(query) == GST_QUERY_LATENCY else { return false }
-        let live = isLive
-        let latency = live ? latency(kind) : 0
-        gst_query_set_latency(query, live ? 1 : 0, latency, GstClockTime.none)
+        let running = configuration
+        let live = running?.live ?? isLive
+        let minimum = live ? running.map { latency(kind, $0) } ?? 0 : 0
+        gst_query_set_latency(query, live ? 1 : 0, minimum, GstClockTime.none)
         return true
     }
 
@@ -159,8 +167,8 @@ final class ReplayKitSource {
     /// An action now: at the current clock time live, where the furthest stream is otherwise.
     /// False when there is no broadcast (READY or NULL).
     private func apply(_ action: BroadcastAction) -> Bool {
-        guard let timeline else { return false }
-        timeline.act(action, now: isLive ? UInt64(StreamWaits.runningTime(of: rc_element(element))) : nil)
+        guard let (timeline, live) = running.withLock({ $0.map { ($0.timeline, $0.configuration.live) } }) else { return false }
+        timeline.act(action, now: live ? UInt64(StreamWaits.runningTime(of: rc_element(element))) : nil)
         waits.wake()
         return true
     }

@@ -3,8 +3,9 @@ import CReplayCast
 
 /// One of replaykitsrc's three streams. Each runs on its own pad task and alone touches its
 /// producer, so producers need no lock (`owner` checks that in debug builds); what they
-/// share is the `BroadcastTimeline`.
-class StreamProducer {
+/// share is the `BroadcastTimeline`. Sendable by that rule: other threads only hold a
+/// reference (ReplayKitSource's running state) and never call into it.
+class StreamProducer: @unchecked Sendable {
     let owner = StreamingOwner("replaykitsrc stream")
     let kind: RcStreamKind
     let element: UnsafeMutablePointer<RcReplayKitSrc>

@@ -5,7 +5,7 @@ import ReplayKitModel
 /// The screen: NV12 full range, a frame per 1/30 s slot while the screen changes, none while
 /// it is static, GAP per slot while paused. Frames carry their number and capture time in a
 /// barcode; with sync-marks, frames in a mark's flash are white below it.
-final class VideoProducer: StreamProducer {
+final class VideoProducer: StreamProducer, @unchecked Sendable {
     static let framesPerSecond = 30
     private let renderer: ScreenRenderer
     private var info = GstVideoInfo()
