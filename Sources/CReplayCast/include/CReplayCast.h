@@ -1,9 +1,11 @@
 /* Everything Swift sees of the C side: instance structs of our element types, the
- * macro/variadic replacements in rc_gst.h, and the public header for applications. */
+ * macro/variadic replacements in rc_gst.h, the version shims in rc_compat.h, and the
+ * public header for applications. */
 #ifndef CREPLAYCAST_H
 #define CREPLAYCAST_H
 
 #include "rc_gst.h"
+#include "rc_compat.h"
 #include "rc_volumemeter.h"
 #include "rc_replaykitsrc.h"
 #include "rc_dualmixer.h"

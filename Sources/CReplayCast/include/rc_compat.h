@@ -1,0 +1,15 @@
+/* The one place where GLib and GStreamer versions differ for us. Each shim names the
+ * version that needs it and when it can go; code elsewhere is written once for every
+ * supported release (Debian 12's GStreamer 1.22 through 1.28). */
+#ifndef RC_COMPAT_H
+#define RC_COMPAT_H
+
+#include <glib.h>
+
+/* GLib 2.86 declares GLogLevelFlags as a flag enum, so Swift imports it as an option set
+ * and the G_LOG_LEVEL_* globals disappear; earlier GLib imports them as globals. These
+ * give the same values on both. Can go when GLib 2.86 is the oldest supported. */
+static inline GLogLevelFlags rc_log_level_warning(void) { return G_LOG_LEVEL_WARNING; }
+static inline GLogLevelFlags rc_log_level_critical(void) { return G_LOG_LEVEL_CRITICAL; }
+
+#endif
