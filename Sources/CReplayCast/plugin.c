@@ -13,10 +13,17 @@ static gboolean plugin_init(GstPlugin *plugin) {
       && gst_element_register(plugin, "rtmpreconnectsink", GST_RANK_NONE, rc_rtmpreconnectsink_get_type());
 }
 
+/* GST_VERSION_MAJOR and friends are parenthesised numbers: "1", not "(1)". */
+#define UNPARENTHESISED(x) x
+#define VERSION_PART(v) G_STRINGIFY(UNPARENTHESISED v)
+#define GSTREAMER_BUILT VERSION_PART(GST_VERSION_MAJOR) "." VERSION_PART(GST_VERSION_MINOR) "." VERSION_PART(GST_VERSION_MICRO)
+/* gst-inspect-1.0 shows the package name: it says which GStreamer the plugin was built for. */
+#define BINARY_PACKAGE "ReplayCast, built against GStreamer " GSTREAMER_BUILT
+
 #define PACKAGE "replaycast"
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, replaycast,
     "ReplayCast: emulate an iOS ReplayKit broadcast and turn it into a live stream",
-    plugin_init, PACKAGE_VERSION, "LGPL", "ReplayCast", "https://replaycast.invalid")
+    plugin_init, PACKAGE_VERSION, "LGPL", BINARY_PACKAGE, "https://replaycast.invalid")
 
 /* When the installed plugin was loaded into this process first (an element made before
  * replaycast_init), its element types exist already: registering this copy's would clash
@@ -34,7 +41,7 @@ RC_EXPORT gboolean replaycast_init(void) {
   if (g_once_init_enter(&registered)) {
     gboolean ok = plugin_file_loaded() || gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "replaycast",
         "ReplayCast: emulate an iOS ReplayKit broadcast and turn it into a live stream",
-        plugin_init, PACKAGE_VERSION, "LGPL", "ReplayCast", "ReplayCast",
+        plugin_init, PACKAGE_VERSION, "LGPL", "ReplayCast", BINARY_PACKAGE,
         "https://replaycast.invalid");
     g_once_init_leave(&registered, ok ? 1 : 2);
   }
@@ -42,3 +49,5 @@ RC_EXPORT gboolean replaycast_init(void) {
 }
 
 RC_EXPORT const gchar *replaycast_version(void) { return PACKAGE_VERSION; }
+
+RC_EXPORT const gchar *replaycast_gstreamer_built(void) { return GSTREAMER_BUILT; }

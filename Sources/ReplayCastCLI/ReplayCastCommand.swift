@@ -8,8 +8,19 @@ struct ReplayCastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replaycast",
         abstract: "Run ReplayCast pipelines with a live status screen, and check their outputs.",
-        version: String(cString: replaycast_version()),
+        version: versionText(),
         subcommands: [Run.self, Launch.self, List.self, Print.self, CheckSync.self])
+}
+
+/// "0.1.0 (built against GStreamer 1.22.0, running on GStreamer 1.26.2)": a plugin built
+/// against a newer GStreamer than the one it runs on does not load.
+private func versionText() -> String {
+    let running = gst_version_string().map { text in
+        defer { g_free(text) }
+        return String(cString: text)
+    } ?? "GStreamer ?"
+    return "\(String(cString: replaycast_version())) (built against GStreamer \(String(cString: replaycast_gstreamer_built())), "
+        + "running on \(running))"
 }
 
 struct RunOptions: ParsableArguments {

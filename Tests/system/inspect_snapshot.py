@@ -1,18 +1,23 @@
 """What gst-inspect-1.0 prints for each element, held against the committed copy in
-Tests/system/inspect/<element>.txt, so a change to pads, caps, properties, signals or
-metadata is one a commit makes on purpose (refresh with --update and review the diff).
-The plugin's file name, which depends on where it is installed, is left out."""
+Tests/system/inspect/<GStreamer major.minor>/<element>.txt, so a change to pads, caps,
+properties, signals or metadata is one a commit makes on purpose (refresh with --update and
+review the diff). One folder per GStreamer release, since GStreamer's own base classes add
+properties and gst-inspect-1.0 changes its layout between releases. The plugin's file name,
+which depends on where it is installed, is left out, and the micro version of the GStreamer
+it was built against is masked (a release's bug-fix updates change nothing we show)."""
 import difflib
 import os
+import re
 import sys
 
-from plugin_elements import elements, inspect
+from plugin_elements import elements, gstreamer_release, inspect
 
-FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inspect")
+FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inspect", gstreamer_release())
 
 
 def without_filename(text):
-    return [line for line in text.splitlines(keepends=True) if not line.lstrip().startswith("Filename ")]
+    return [re.sub(r"(built against GStreamer \d+\.\d+)\.\d+", r"\1.x", line)
+            for line in text.splitlines(keepends=True) if not line.lstrip().startswith("Filename ")]
 
 
 def main():
@@ -22,6 +27,7 @@ def main():
         path = os.path.join(FOLDER, f"{element}.txt")
         now = without_filename(inspect(element))
         if update:
+            os.makedirs(FOLDER, exist_ok=True)
             with open(path, "w") as f:
                 f.writelines(now)
             continue

@@ -14,3 +14,12 @@ def inspect(name):
 
 def elements():
     return re.findall(r"^  (\w+): ", inspect("replaycast"), re.M)
+
+
+def gstreamer_release():
+    """The major.minor of the GStreamer gst-inspect-1.0 runs on, e.g. "1.22"."""
+    done = subprocess.run(["gst-inspect-1.0", "--version"], capture_output=True, text=True)
+    found = re.search(r"GStreamer (\d+\.\d+)\.", done.stdout)
+    if done.returncode != 0 or not found:
+        sys.exit(f"gst-inspect-1.0 --version gave no GStreamer version: {(done.stderr or done.stdout).strip()}")
+    return found.group(1)

@@ -24,6 +24,10 @@ __attribute__((visibility("default"))) gboolean replaycast_init(void);
 /* The library's version, as gst-inspect-1.0 shows it for the plugin. */
 __attribute__((visibility("default"))) const gchar *replaycast_version(void);
 
+/* The GStreamer version whose headers the library was built with, e.g. "1.22.0" (the one it
+ * runs on is gst_version_string()'s). */
+__attribute__((visibility("default"))) const gchar *replaycast_gstreamer_built(void);
+
 /* Element messages (GST_MESSAGE_ELEMENT): gst_structure_has_name(s, REPLAYCAST_MESSAGE_…). */
 
 /* volumemeter, once per interval. Times are guint64 ns; levels GValueArray of gdouble per
