@@ -3,9 +3,11 @@ import PackageDescription
 
 // `--no-undefined` turns a missing @_cdecl symbol into a link error instead of a plugin that
 // GStreamer silently blacklists. Sanitizer builds leave sanitizer symbols undefined on purpose,
-// so REPLAYCAST_ALLOW_UNDEFINED=1 switches the check off for them.
+// so REPLAYCAST_ALLOW_UNDEFINED=1 switches the check off for them. GNU ld and lld have the
+// flag; Apple's linker does not (and refuses undefined symbols by default), so Linux only.
 let strictLinking: [LinkerSetting] =
-    Context.environment["REPLAYCAST_ALLOW_UNDEFINED"] == "1" ? [] : [.unsafeFlags(["-Xlinker", "--no-undefined"])]
+    Context.environment["REPLAYCAST_ALLOW_UNDEFINED"] == "1"
+        ? [] : [.unsafeFlags(["-Xlinker", "--no-undefined"], .when(platforms: [.linux]))]
 
 // MediaKernelsAVX2 holds copies of the hottest loops built for AVX2 + FMA (Haswell, 2013, and
 // later); MediaKernels checks the CPU at run time and uses them only where they can run. Like

@@ -28,6 +28,17 @@ class Failure(Exception):
     pass
 
 
+def on_sigint(callback):
+    """Calls `callback` on Ctrl-C from the main loop. GLib 2.86 moved the Unix signal source
+    to GLibUnix (PyGObject 3.58 warns on GLib.unix_signal_add); older GLib has only the latter."""
+    try:
+        gi.require_version("GLibUnix", "2.0")
+        from gi.repository import GLibUnix
+    except (ValueError, ImportError):
+        return GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGINT, callback)
+    return GLibUnix.signal_add(GLib.PRIORITY_DEFAULT, signal.SIGINT, callback)
+
+
 def read_pipeline_file(path, variables):
     """The file's lines with `#` comments cut and `${NAME:-default}` placeholders filled: the
     format of replaycast run (docs/cli.md). Lines are kept so errors can name one."""
@@ -146,7 +157,7 @@ def run(pipeline, source, actions):
 
     bus = pipeline.get_bus()
     bus.add_watch(GLib.PRIORITY_DEFAULT, on_message)
-    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGINT, end_of_stream)
+    on_sigint(end_of_stream)
     if pipeline.set_state(Gst.State.PLAYING) == Gst.StateChangeReturn.FAILURE:
         status = 1  # the error message explains it
     loop.run()
