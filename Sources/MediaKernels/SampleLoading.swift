@@ -87,11 +87,14 @@ enum Sixteen {
     }
 }
 
-/// Int16 lanes to Float, lane by lane (written like `floats(_: SIMD16<Int16>)` below).
+/// Integer lanes to Float, written lane by lane: the optimizer makes that sign extensions and
+/// one conversion per four lanes, where `SIMD16<Float>(_: SIMD16<Int16>)` stayed a call per
+/// vector (half the cost of converting a dualmixer input buffer).
 @inline(__always)
-private func floats(_ x: SIMD8<Int16>) -> SIMD8<Float> {
-    var result = SIMD8<Float>()
-    for i in 0..<8 { result[i] = Float(x[i]) }
+private func floats<Lanes: SIMD, Result: SIMD>(_ x: Lanes) -> Result
+    where Lanes.Scalar: FixedWidthInteger, Result.Scalar == Float {
+    var result = Result()
+    for i in 0..<Result.scalarCount { result[i] = Float(x[i]) }
     return result
 }
 
@@ -273,23 +276,10 @@ protocol OrderedSampleLoading {
     static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float
 }
 
-/// Int16 lanes to Float, written lane by lane: the optimizer makes that sign extensions and
-/// one conversion per four lanes, where `SIMD16<Float>(_: SIMD16<Int16>)` stayed a call per
-/// vector (half the cost of converting a dualmixer input buffer).
-@inline(__always)
-private func floats(_ x: SIMD16<Int16>) -> SIMD16<Float> {
-    var result = SIMD16<Float>()
-    for i in 0..<16 { result[i] = Float(x[i]) }
-    return result
-}
-
 extension S8Load: OrderedSampleLoading {
     @inline(__always)
     static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
-        let x = base.loadUnaligned(fromByteOffset: sample, as: SIMD16<Int8>.self)
-        var result = SIMD16<Float>()
-        for i in 0..<16 { result[i] = Float(x[i]) }
-        return result
+        floats(base.loadUnaligned(fromByteOffset: sample, as: SIMD16<Int8>.self))
     }
     @inline(__always)
     static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float { Float(double(base, sample)) }
