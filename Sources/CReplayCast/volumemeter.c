@@ -1,11 +1,12 @@
 /* volumemeter: GType, properties and pads. Measuring happens in Swift (VolumeMeter.swift);
  * every vfunc here forwards to it. */
 #include "include/rc_volumemeter.h"
+#include "include/rc_debug.h"
 #include "swift_exports.h"
 
 #define RC_VOLUMEMETER_CAPS \
-  "audio/x-raw, format = (string) { S16LE, S16BE, S32LE, F32LE, F64LE }, " \
-  "layout = (string) interleaved, rate = (int) [ 1, MAX ], channels = (int) [ 1, 8 ]"
+  "audio/x-raw, format = (string) { S8, S16LE, S16BE, S32LE, F32LE, F64LE }, " \
+  "layout = (string) interleaved, rate = (int) [ 1, MAX ], channels = (int) [ 1, MAX ]"
 
 static GstStaticPadTemplate sink_template =
     GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(RC_VOLUMEMETER_CAPS));
@@ -30,9 +31,46 @@ static const RcProperty properties[] = {
       "Decay rate of decay peak after TTL (in dB/sec, with level's meaning)", 0.0, G_MAXDOUBLE, 10.0, MUTABLE),
   RC_BOOLEAN(RcVolumeMeterSettings, loudness, "loudness", "Loudness",
       "Also measure EBU R128 loudness (momentary, short-term, integrated in LUFS) and true peak (dBTP)", FALSE, MUTABLE),
+  RC_BOOLEAN(RcVolumeMeterSettings, audio_level_meta, "audio-level-meta", "Audio Level Meta",
+      "Give every buffer a GstAudioLevelMeta with its RFC 6464 level (-dBov, 0-127), updating one set upstream; "
+      "buffers are then made writable", FALSE, MUTABLE),
+  /* level's older name for post-messages, kept as level keeps it: the same value, deprecated. */
+  RC_BOOLEAN(RcVolumeMeterSettings, post_messages, "message", "message",
+      "Post a 'volumemeter' message for each passed interval (deprecated: post-messages is the same switch)", TRUE,
+      MUTABLE | G_PARAM_DEPRECATED),
 };
 
-RC_PROPERTY_ACCESSORS_COUNTED(, RcVolumeMeter, settings, properties, settings_writes)
+/* As level: with audio-level-meta the buffers must be writable, so the base class stops
+ * passing them through untouched (it copies a shared one) and does so again without it. */
+static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  RcVolumeMeter *self = (RcVolumeMeter *)object;
+  if (!rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value)) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+    return;
+  }
+  if (properties[id - 1].offset == G_STRUCT_OFFSET(RcVolumeMeterSettings, audio_level_meta)) {
+    gboolean meta = g_value_get_boolean(value);
+    gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !meta);
+    rc_debug_log(RC_LOG_VOLUMEMETER, GST_LEVEL_DEBUG, self, __FILE__, G_STRFUNC, __LINE__,
+        meta ? "audio-level-meta on: buffers are made writable (a shared one is copied) to carry the meta"
+             : "audio-level-meta off: buffers pass through untouched");
+  }
+  g_atomic_int_inc(&self->settings_writes);
+}
+
+RC_PROPERTY_GETTER(, RcVolumeMeter, settings, properties)
+
+RcAudioLevelMetaWrite rc_volumemeter_write_audio_level(GstBuffer *buffer, guint8 level) {
+  if (!gst_buffer_is_writable(buffer))
+    return RC_AUDIO_LEVEL_META_READ_ONLY;
+  GstAudioLevelMeta *meta = gst_buffer_get_audio_level_meta(buffer);
+  if (meta) {
+    meta->level = level;
+    return RC_AUDIO_LEVEL_META_UPDATED;
+  }
+  gst_buffer_add_audio_level_meta(buffer, level, FALSE);
+  return RC_AUDIO_LEVEL_META_ADDED;
+}
 
 void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out) {
   rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);

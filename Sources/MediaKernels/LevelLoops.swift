@@ -10,6 +10,7 @@ import MediaKernelsAVX2
 package enum LevelLoops {
     package static func lanes(format: SampleFormat, channels: Int) -> LevelLanes {
         switch format {
+        case .s8: bind(LaneAccumulator<S8Load>(channels: channels))
         case .s16le: bind(LaneAccumulator<S16LELoad>(channels: channels))
         case .s16be: bind(LaneAccumulator<S16BELoad>(channels: channels))
         case .s32le: bind(LaneAccumulator<S32LELoad>(channels: channels))

@@ -98,6 +98,9 @@ public final class LevelMeter {
     private var maxTruePeakOut: UnsafeMutablePointer<Double> { storage + 6 * channels }
     private var blockPeaks: UnsafeMutablePointer<Double> { storage + 7 * channels }
 
+    /// Whether the level kernel runs its AVX2 + FMA loops (else baseline x86-64).
+    public var usesAVX2: Bool { kernel.usesAVX2 }
+
     /// Frames measured since the last restart.
     public var measuredFrames: Int64 { intervalStart + Int64(intervalFrames) }
 

@@ -87,6 +87,48 @@ enum Sixteen {
     }
 }
 
+/// Integer lanes to Float, written lane by lane: the optimizer makes that sign extensions and
+/// one conversion per four lanes, where `SIMD16<Float>(_: SIMD16<Int16>)` stayed a call per
+/// vector (half the cost of converting a dualmixer input buffer).
+@inline(__always)
+private func floats<Lanes: SIMD, Result: SIMD>(_ x: Lanes) -> Result
+    where Lanes.Scalar: FixedWidthInteger, Result.Scalar == Float {
+    var result = Result()
+    for i in 0..<Result.scalarCount { result[i] = Float(x[i]) }
+    return result
+}
+
+/// 8-bit samples: a block is 16 bytes, read as eight Int16 lanes whose low bytes hold the
+/// even samples and high bytes the odd ones (on a little-endian host), the 16-bit layout
+/// one size down. Squares of 8-bit values are exact in Float, and so are 64 blocks of them.
+enum S8Load: SampleLoading {
+    typealias Extremes = (highest: SIMD16<Int8>, lowest: SIMD16<Int8>)
+    static var bytesPerSample: Int { 1 }
+    static var noExtremes: Extremes { (.init(repeating: 0), .init(repeating: 0)) }
+    @inline(__always)
+    static func block(_ base: UnsafeRawPointer, _ block: Int, _ extremes: inout Extremes) -> (SIMD8<Float>, SIMD8<Float>) {
+        let samples = base.loadUnaligned(fromByteOffset: block &* 16, as: SIMD16<Int8>.self)
+        extremes.highest.replace(with: samples, where: samples .> extremes.highest)
+        extremes.lowest.replace(with: samples, where: samples .< extremes.lowest)
+        let pairs = unsafeBitCast(samples, to: SIMD8<Int16>.self)
+        return (floats((pairs &<< 8) &>> 8), floats(pairs &>> 8))
+    }
+    static func position(vector: Int, lane: Int) -> Int {
+        #if _endian(little)
+        2 * lane + vector
+        #else
+        2 * lane + 1 - vector
+        #endif
+    }
+    static func peak(_ extremes: Extremes, at sample: Int) -> Double {
+        max(Double(extremes.highest[sample]), -Double(extremes.lowest[sample]))
+    }
+    @inline(__always)
+    static func double(_ base: UnsafeRawPointer, _ sample: Int) -> Double {
+        Double(base.load(fromByteOffset: sample, as: Int8.self))
+    }
+}
+
 enum S16LELoad: SampleLoading {
     static var bytesPerSample: Int { 2 }
     static var noExtremes: Sixteen.Extremes { Sixteen.noExtremes }
@@ -234,14 +276,13 @@ protocol OrderedSampleLoading {
     static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float
 }
 
-/// Int16 lanes to Float, written lane by lane: the optimizer makes that sign extensions and
-/// one conversion per four lanes, where `SIMD16<Float>(_: SIMD16<Int16>)` stayed a call per
-/// vector (half the cost of converting a dualmixer input buffer).
-@inline(__always)
-private func floats(_ x: SIMD16<Int16>) -> SIMD16<Float> {
-    var result = SIMD16<Float>()
-    for i in 0..<16 { result[i] = Float(x[i]) }
-    return result
+extension S8Load: OrderedSampleLoading {
+    @inline(__always)
+    static func vector(_ base: UnsafeRawPointer, _ sample: Int) -> SIMD16<Float> {
+        floats(base.loadUnaligned(fromByteOffset: sample, as: SIMD16<Int8>.self))
+    }
+    @inline(__always)
+    static func scalar(_ base: UnsafeRawPointer, _ sample: Int) -> Float { Float(double(base, sample)) }
 }
 
 extension S16LELoad: OrderedSampleLoading {

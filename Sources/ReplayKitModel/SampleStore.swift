@@ -6,6 +6,7 @@ enum SampleStore {
     static func store(_ planes: UnsafePointer<UnsafeMutablePointer<Float>>, channels: Int, frames: Int,
                       format: SampleFormat, into destination: UnsafeMutableRawPointer) {
         switch format {
+        case .s8: interleave(planes, channels, frames, destination) { s8($0) }
         case .s16le: interleave(planes, channels, frames, destination) { Int16(littleEndian: s16($0)) }
         case .s16be: interleave(planes, channels, frames, destination) { Int16(bigEndian: s16($0)) }
         case .s32le: interleave(planes, channels, frames, destination) { Int32(littleEndian: s32($0)) }
@@ -27,6 +28,11 @@ enum SampleStore {
                     .storeBytes(of: convert(plane[frame]), as: T.self)
             }
         }
+    }
+
+    @inline(__always)
+    static func s8(_ value: Float) -> Int8 {
+        Int8(max(-128, min(127, (value * 128).rounded(.toNearestOrEven))))
     }
 
     @inline(__always)

@@ -58,3 +58,5 @@ gboolean rc_property_pick(GParamSpec *pspec, guint pick, gdouble unit, GValue *v
   }
   return TRUE;
 }
+
+gboolean rc_param_is_deprecated(GParamSpec *pspec) { return (pspec->flags & G_PARAM_DEPRECATED) != 0; }

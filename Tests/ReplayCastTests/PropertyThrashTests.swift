@@ -84,7 +84,7 @@ import Testing
         let description = "audiotestsrc num-buffers=75 samplesperbuffer=960 ! \(Self.audio) ! volumemeter name=el ! fakesink sync=true name=out"
         let alone = try Self.play(description)
         let thrashed = try Self.play(description, targets: ["el"])
-        Self.expectThrashedWhilePlaying(thrashed, "volumemeter", properties: 6)
+        Self.expectThrashedWhilePlaying(thrashed, "volumemeter", properties: 8)
         #expect(thrashed.out.buffers.count == 75)
         #expect(thrashed.out.buffers == alone.out.buffers, "the same bytes at the same times")
         let meters = thrashed.run.messages(from: "el", named: "volumemeter")

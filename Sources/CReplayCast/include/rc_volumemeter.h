@@ -8,7 +8,8 @@
  * thread works on a snapshot taken with rc_volumemeter_copy_settings. */
 typedef struct {
   guint64 interval;       /* ns between messages */
-  gboolean post_messages;
+  gboolean post_messages;  /* also the deprecated `message` property, as in level */
+  gboolean audio_level_meta; /* GstAudioLevelMeta on every buffer; buffers are then writable */
   guint64 peak_ttl;       /* ns a decay peak holds before falling */
   gdouble peak_falloff;   /* dB/s, with level's meaning */
   gboolean loudness;      /* EBU R128 measurement on/off */
@@ -28,6 +29,15 @@ typedef struct {
 
 GType rc_volumemeter_get_type(void);
 void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out);
+
+/* What rc_volumemeter_write_audio_level did to a buffer. */
+typedef enum {
+  RC_AUDIO_LEVEL_META_ADDED,     /* a new meta: no voice activity, as level writes it */
+  RC_AUDIO_LEVEL_META_UPDATED,   /* upstream's meta: its level replaced, its voice activity kept */
+  RC_AUDIO_LEVEL_META_READ_ONLY, /* a shared buffer (the property was turned on while it was under way): untouched */
+} RcAudioLevelMetaWrite;
+
+RcAudioLevelMetaWrite rc_volumemeter_write_audio_level(GstBuffer *buffer, guint8 level);
 
 /* Changes whenever the settings may have: the streaming thread copies them only then. */
 static inline gint rc_volumemeter_settings_writes(RcVolumeMeter *self) {

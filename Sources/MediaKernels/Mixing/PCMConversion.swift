@@ -3,8 +3,8 @@
 #endif
 
 /// Raw interleaved PCM to and from the Float samples the mixer works in, 16 samples per step.
-/// Integer samples scale by 1/full scale (S16: 1/32768), which is exact, so S16 → Float →
-/// S16 gives back the same integers.
+/// Integer samples scale by 1/full scale (S8: 1/128, S16: 1/32768), which is exact, so
+/// S16 → Float → S16 gives back the same integers.
 public enum PCMConversion {
     private static let lanes = 16
     private static let roundingBias = SIMD16<Float>(repeating: 12_582_912)
@@ -16,6 +16,7 @@ public enum PCMConversion {
         _ source: UnsafeRawPointer, format: SampleFormat, samples: Int, into destination: UnsafeMutablePointer<Float>
     ) {
         switch format {
+        case .s8: load(S8Load.self, source, samples, destination, scale: 1 / 128)
         case .s16le: load(S16LELoad.self, source, samples, destination, scale: 1 / 32768)
         case .s16be: load(S16BELoad.self, source, samples, destination, scale: 1 / 32768)
         case .s32le: load(S32LELoad.self, source, samples, destination, scale: 1 / 2_147_483_648)

@@ -7,6 +7,9 @@ struct AudioFormat: Equatable {
     var rate: Int
     var channels: Int
     var roles: [KWeighting.ChannelRole]
+    /// Channels without a position (caps with channel-mask 0, or beyond the 64 GStreamer
+    /// positions): they weigh as front channels in loudness.
+    var unpositioned: Int
 
     var bytesPerFrame: Int { sampleFormat.bytesPerSample * channels }
 
@@ -16,6 +19,7 @@ struct AudioFormat: Equatable {
         guard gst_audio_info_from_caps(&info, caps) != 0, info.layout == GST_AUDIO_LAYOUT_INTERLEAVED,
               let finfo = info.finfo else { return nil }
         switch finfo.pointee.format {
+        case GST_AUDIO_FORMAT_S8: sampleFormat = .s8
         case GST_AUDIO_FORMAT_S16LE: sampleFormat = .s16le
         case GST_AUDIO_FORMAT_S16BE: sampleFormat = .s16be
         case GST_AUDIO_FORMAT_S32LE: sampleFormat = .s32le
@@ -26,9 +30,12 @@ struct AudioFormat: Equatable {
         rate = Int(info.rate)
         channels = Int(info.channels)
         let count = channels
-        roles = withUnsafeBytes(of: &info.position) { raw in
-            raw.bindMemory(to: GstAudioChannelPosition.self).prefix(count).map(Self.role)
+        // GstAudioInfo has positions for the first 64 channels; any beyond have none.
+        let positions = withUnsafeBytes(of: &info.position) { raw in
+            Array(raw.bindMemory(to: GstAudioChannelPosition.self).prefix(count))
         }
+        unpositioned = positions.count(where: { $0 == GST_AUDIO_CHANNEL_POSITION_NONE }) + count - positions.count
+        roles = positions.map(Self.role) + Array(repeating: .front, count: count - positions.count)
     }
 
     private static func role(_ position: GstAudioChannelPosition) -> KWeighting.ChannelRole {

@@ -10,11 +10,16 @@ final class VolumeMeter {
     let owner = StreamingOwner("volumemeter")
     @exclusivity(unchecked) var format: AudioFormat?
     @exclusivity(unchecked) var meter: LevelMeter?
+    /// The RFC 6464 level of each buffer, for audio-level-meta (made with the format).
+    @exclusivity(unchecked) var audioLevel: AudioLevel?
     /// Timestamp of frame 0 of the meter's current run.
     @exclusivity(unchecked) var baseTime: GstClockTime = .none
     /// The `reset` signals the meter has acted on.
     @exclusivity(unchecked) var loudnessResets: guint = 0
     @exclusivity(unchecked) var postMessages = true
+    @exclusivity(unchecked) var audioLevelMeta = false
+    /// What the last buffer's meta write did: a change is logged, not every buffer.
+    @exclusivity(unchecked) var lastMetaWrite: RcAudioLevelMetaWrite?
     /// The C instance's write count when the settings were last copied (at caps, then
     /// whenever it moved).
     @exclusivity(unchecked) var settingsCopiedAt: gint = 0
@@ -23,13 +28,37 @@ final class VolumeMeter {
         Unmanaged<VolumeMeter>.fromOpaque(element.pointee.state).takeUnretainedValue()
     }
 
-    func settings(_ element: UnsafeMutablePointer<RcVolumeMeter>, rate: Int) -> (LevelMeter.Settings, post: Bool, resets: guint) {
+    /// The element's settings as the streaming thread uses them.
+    struct Settings {
+        var meter: LevelMeter.Settings
+        var post: Bool
+        var audioLevelMeta: Bool
+        var resets: guint
+    }
+
+    func settings(_ element: UnsafeMutablePointer<RcVolumeMeter>, rate: Int) -> Settings {
         var raw = RcVolumeMeterSettings()
         rc_volumemeter_copy_settings(element, &raw)
         let intervalFrames = Int(gst_util_uint64_scale_round(raw.interval, guint64(rate), 1_000_000_000))
-        return (LevelMeter.Settings(intervalFrames: intervalFrames, peakTTLNanoseconds: UInt64(raw.peak_ttl),
-                                    peakFalloff: raw.peak_falloff, loudness: raw.loudness != 0),
-                raw.post_messages != 0, raw.loudness_resets)
+        return Settings(meter: LevelMeter.Settings(intervalFrames: intervalFrames, peakTTLNanoseconds: UInt64(raw.peak_ttl),
+                                                   peakFalloff: raw.peak_falloff, loudness: raw.loudness != 0),
+                        post: raw.post_messages != 0, audioLevelMeta: raw.audio_level_meta != 0, resets: raw.loudness_resets)
+    }
+
+    /// Takes the settings the streaming thread keeps outside the meter, logging what changes.
+    private func adopt(_ settings: Settings, _ element: UnsafeMutablePointer<RcVolumeMeter>) {
+        if settings.post != postMessages {
+            DebugLog.volumemeter.debug(element, settings.post ? "messages on: each interval is posted"
+                                       : "messages off (post-messages or message false): intervals are measured, none posted")
+        }
+        if settings.audioLevelMeta != audioLevelMeta {
+            DebugLog.volumemeter.debug(element, settings.audioLevelMeta
+                                       ? "audio-level-meta on: each buffer's RFC 6464 level goes into its GstAudioLevelMeta"
+                                       : "audio-level-meta off: buffers keep the metas they come with")
+            lastMetaWrite = nil
+        }
+        postMessages = settings.post
+        audioLevelMeta = settings.audioLevelMeta
     }
 
     func setCaps(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ caps: UnsafeMutablePointer<GstCaps>) -> Bool {
@@ -41,13 +70,21 @@ final class VolumeMeter {
         flush(element)
         self.format = format
         settingsCopiedAt = rc_volumemeter_settings_writes(element)
-        let (settings, post, resets) = settings(element, rate: format.rate)
-        meter = LevelMeter(format: format.sampleFormat, rate: format.rate, roles: format.roles, settings: settings)
-        loudnessResets = resets
-        postMessages = post
+        let settings = settings(element, rate: format.rate)
+        let meter = LevelMeter(format: format.sampleFormat, rate: format.rate, roles: format.roles, settings: settings.meter)
+        self.meter = meter
+        audioLevel = AudioLevel(format: format.sampleFormat)
+        loudnessResets = settings.resets
+        adopt(settings, element)
         baseTime = .none
         DebugLog.volumemeter.info(element, "metering \(format.sampleFormat) \(format.rate) Hz \(format.roles.count) channels, "
-                                  + "intervals of \(settings.intervalFrames) frames, loudness \(settings.loudness ? "on" : "off")")
+                                  + "intervals of \(settings.meter.intervalFrames) frames, loudness \(settings.meter.loudness ? "on" : "off")")
+        DebugLog.volumemeter.debug(element, "level kernel: \(meter.usesAVX2 ? "AVX2 + FMA" : "baseline x86-64") loops for "
+                                   + "\(format.sampleFormat), \(format.channels) channels")
+        if format.unpositioned > 0 {
+            DebugLog.volumemeter.debug(element, "\(format.unpositioned) of \(format.channels) channels have no position: "
+                                       + "each weighs 1.0 in loudness")
+        }
         return true
     }
 
@@ -56,11 +93,11 @@ final class VolumeMeter {
         let writes = rc_volumemeter_settings_writes(element)
         if writes != settingsCopiedAt {
             settingsCopiedAt = writes
-            let (settings, post, resets) = self.settings(element, rate: format.rate)
-            if settings != meter.settings { meter.settings = settings }
-            postMessages = post
-            if resets != loudnessResets {
-                loudnessResets = resets
+            let settings = self.settings(element, rate: format.rate)
+            if settings.meter != meter.settings { meter.settings = settings.meter }
+            adopt(settings, element)
+            if settings.resets != loudnessResets {
+                loudnessResets = settings.resets
                 meter.resetLoudness()
                 DebugLog.volumemeter.info(element, "reset: integrated loudness, loudness range and maxima start again at \(buffer.presentationTime) ns")
             }
@@ -83,13 +120,18 @@ final class VolumeMeter {
             baseTime = 0
         }
 
+        let audioLevel = audioLevelMeta ? audioLevel : nil
+        // The buffer's RFC 6464 level when audio-level-meta is on (a GAP buffer is silent).
+        var level: UInt8?
         let measured = buffer.withReadableBytes { bytes -> Bool in
             guard bytes.count % format.bytesPerFrame == 0 else { return false }
             let frames = bytes.count / format.bytesPerFrame
             if buffer.isGap || frames == 0 {
                 meter.processSilence(frames: frames) { if postMessages { post($0, element) } }
+                if audioLevel != nil { level = AudioLevel.silence }
             } else {
                 meter.process(bytes.baseAddress!, frames: frames) { if postMessages { post($0, element) } }
+                level = audioLevel?.measure(bytes.baseAddress!, count: frames * format.channels)
             }
             return true
         }
@@ -98,7 +140,28 @@ final class VolumeMeter {
                                            "buffer size is not a whole number of \(format.bytesPerFrame)-byte frames, or mapping failed")
             return GST_FLOW_ERROR
         }
+        if let level { writeAudioLevel(level, buffer, element) }
         return GST_FLOW_OK
+    }
+
+    /// level's rule for the meta: a new one says "no voice" (a detector downstream may say
+    /// otherwise), one set upstream keeps its voice activity and gets the level.
+    private func writeAudioLevel(_ level: UInt8, _ buffer: UnsafeMutablePointer<GstBuffer>,
+                                 _ element: UnsafeMutablePointer<RcVolumeMeter>) {
+        let write = rc_volumemeter_write_audio_level(buffer, level)
+        if write != lastMetaWrite {
+            lastMetaWrite = write
+            switch write {
+            case RC_AUDIO_LEVEL_META_ADDED:
+                DebugLog.volumemeter.debug(element, "audio-level-meta: buffers without one get a new meta, voice activity false")
+            case RC_AUDIO_LEVEL_META_UPDATED:
+                DebugLog.volumemeter.debug(element, "audio-level-meta: buffers come with one: its level is replaced, its voice activity kept")
+            default:
+                DebugLog.volumemeter.debug(element, "audio-level-meta: a shared buffer (the property was turned on while it "
+                                           + "was under way) is left without the meta")
+            }
+        }
+        DebugLog.volumemeter.log(element, "buffer at \(buffer.presentationTime) ns: audio level \(level) -dBov")
     }
 
     /// A DISCONT buffer whose timestamp continues the stream (within half a sample) does not

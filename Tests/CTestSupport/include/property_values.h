@@ -11,4 +11,8 @@ GParamSpec **rc_writable_properties(gpointer object, guint *count);
  * numbered by `unit`. FALSE for types without a range (strings, objects, boxed). */
 gboolean rc_property_pick(GParamSpec *pspec, guint pick, gdouble unit, GValue *value);
 
+/* Whether `pspec` carries G_PARAM_DEPRECATED (GParamFlags imports into Swift differently
+ * with newer GLib, which declares it a flag enum). */
+gboolean rc_param_is_deprecated(GParamSpec *pspec);
+
 #endif

@@ -85,4 +85,13 @@ import Testing
         }
         #expect(floats == [-1, 0, 0.5])
     }
+
+    @Test func s8ScalesBy128() {
+        let raw: [Int8] = [-128, -64, -1, 0, 1, 64, 127] + [Int8](repeating: 32, count: 16)
+        var floats = [Float](repeating: 0, count: raw.count)
+        raw.withUnsafeBytes { src in
+            floats.withUnsafeMutableBufferPointer { PCMConversion.toFloat(src.baseAddress!, format: .s8, samples: raw.count, into: $0.baseAddress!) }
+        }
+        #expect(floats == [-1, -0.5, -0.0078125, 0, 0.0078125, 0.5, 0.9921875] + [Float](repeating: 0.25, count: 16))
+    }
 }

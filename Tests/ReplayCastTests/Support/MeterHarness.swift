@@ -2,10 +2,12 @@ import CGStreamer
 import MediaKernels
 
 /// Pushes a signal through a metering element (volumemeter or level) in a harness, in
-/// buffers of `framesPerBuffer`, then EOS; returns the element's messages.
+/// buffers of `framesPerBuffer`, then EOS; returns the element's messages. `caps` replaces
+/// the caps made from format, rate and channels (to add a channel-mask, say).
 func meterMessages(_ description: String, samples: [Double], format: SampleFormat, rate: Int, channels: Int,
-                   framesPerBuffer: Int, flags: GstBufferFlags? = nil) -> [Fields] {
-    let harness = Harness(description, caps: "audio/x-raw,format=\(Signals.capsName(format)),layout=interleaved,rate=\(rate),channels=\(channels)")
+                   framesPerBuffer: Int, flags: GstBufferFlags? = nil, caps: String? = nil) -> [Fields] {
+    let harness = Harness(description, caps: caps
+                          ?? "audio/x-raw,format=\(Signals.capsName(format)),layout=interleaved,rate=\(rate),channels=\(channels)")
     let bytes = Signals.encode(samples, as: format)
     let bytesPerFrame = format.bytesPerSample * channels
     let frames = samples.count / channels

@@ -32,6 +32,8 @@ enum Signals {
         bytes.reserveCapacity(samples.count * format.bytesPerSample)
         for v in samples {
             switch format {
+            case .s8:
+                bytes.append(UInt8(bitPattern: Int8(clamping: Int((v * 128).rounded()))))
             case .s16le, .s16be:
                 let i = Int16(clamping: Int((v * 32768).rounded()))
                 let bits = format == .s16le ? UInt16(bitPattern: i).littleEndian : UInt16(bitPattern: i).bigEndian
@@ -50,6 +52,7 @@ enum Signals {
 
     static func capsName(_ format: SampleFormat) -> String {
         switch format {
+        case .s8: "S8"
         case .s16le: "S16LE"
         case .s16be: "S16BE"
         case .s32le: "S32LE"
