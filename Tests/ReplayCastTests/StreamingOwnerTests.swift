@@ -6,15 +6,18 @@ import Testing
 /// thread inside while the first is must raise a critical; turns and re-entry must not.
 @Suite struct StreamingOwnerTests {
     final class Shared: Sendable {
-        let owner = StreamingOwner("owner-test")
+        let owner: StreamingOwner
+        init(name: StaticString) { owner = StreamingOwner(name) }
     }
 
     /// Thread A enters and stays inside until the calling thread has made `entries`
-    /// entries of its own; returns the criticals seen.
-    static func criticals(whileAnotherThreadIsInside: Bool, entries: Int) -> Int {
-        let shared = Shared()
+    /// entries of its own; returns the criticals seen. Each call's owner has a name of its
+    /// own: the tests run in parallel, and the criticals are counted by their text.
+    static func criticals(owner name: StaticString, whileAnotherThreadIsInside: Bool, entries: Int) -> Int {
+        GStreamerSetup.ensure()  // installs ExpectedWarnings' handler when this suite runs alone
+        let shared = Shared(name: name)
         let inside = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
-        return ExpectedWarnings.counting("owner-test: streaming state entered by thread") {
+        return ExpectedWarnings.counting("\(name): streaming state entered by thread") {
             let thread = Thread {
                 shared.owner.run {
                     inside.signal()
@@ -37,10 +40,10 @@ import Testing
 
     /// Each entry is two nested ones, and every entry by the wrong thread is reported.
     @Test func aSecondThreadInsideIsACritical() {
-        #expect(Self.criticals(whileAnotherThreadIsInside: true, entries: 3) == 6)
+        #expect(Self.criticals(owner: "owner-test-inside", whileAnotherThreadIsInside: true, entries: 3) == 6)
     }
 
     @Test func takingTurnsAndReenteringAreNot() {
-        #expect(Self.criticals(whileAnotherThreadIsInside: false, entries: 3) == 0)
+        #expect(Self.criticals(owner: "owner-test-turns", whileAnotherThreadIsInside: false, entries: 3) == 0)
     }
 }
