@@ -29,14 +29,15 @@ class Failure(Exception):
 
 
 def on_sigint(callback):
-    """Calls `callback` on Ctrl-C from the main loop. GLib 2.86 moved the Unix signal source
-    to GLibUnix (PyGObject 3.58 warns on GLib.unix_signal_add); older GLib has only the latter."""
+    """Calls `callback` on Ctrl-C from the main loop. PyGObject 3.58 (GLib 2.86) has it as
+    GLibUnix.signal_add and warns on GLib.unix_signal_add; older ones have only the latter."""
     try:
         gi.require_version("GLibUnix", "2.0")
         from gi.repository import GLibUnix
+        add = getattr(GLibUnix, "signal_add", None)
     except (ValueError, ImportError):
-        return GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGINT, callback)
-    return GLibUnix.signal_add(GLib.PRIORITY_DEFAULT, signal.SIGINT, callback)
+        add = None
+    return (add or GLib.unix_signal_add)(GLib.PRIORITY_DEFAULT, signal.SIGINT, callback)
 
 
 def read_pipeline_file(path, variables):
