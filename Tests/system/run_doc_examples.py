@@ -1,7 +1,9 @@
 """Runs every gst-launch-1.0 line found in a ```sh block of docs/*.md: each must finish
 with status 0 within 60 s. Lines are the documentation's promises. Lines that publish to
 rtmp://127.0.0.1:1935 get the local server the docs tell users to start
-(scripts/rtmp-server), running for the duration of this script."""
+(scripts/rtmp-server), running for the duration of this script. Lines run in a scratch
+folder with a docs/ of its own, so what they write (docs/pipcompositor.png) never changes
+the checkout: the committed pictures come from the release that made them."""
 import os
 import pathlib
 import re
@@ -24,6 +26,8 @@ def example_lines():
 
 lines = list(example_lines())
 scratch = tempfile.TemporaryDirectory()
+workdir = os.path.join(scratch.name, "work")
+os.makedirs(os.path.join(workdir, "docs"))
 server = [str(ROOT / "scripts" / "rtmp-server"), "start", "1935", scratch.name]
 environment = dict(os.environ, RTMP_SERVER_HOME=os.path.join(scratch.name, "nginx"))
 needs_server = any(LOCAL_RTMP in line for _, line in lines)
@@ -35,7 +39,7 @@ try:
     for doc, line in lines:
         count += 1
         try:
-            result = subprocess.run(shlex.split(line), capture_output=True, text=True, timeout=60)
+            result = subprocess.run(shlex.split(line), capture_output=True, text=True, timeout=60, cwd=workdir)
             ok = result.returncode == 0
             output = result.stdout + result.stderr
         except subprocess.TimeoutExpired:
