@@ -1,5 +1,6 @@
 """What the system checks ask gst-inspect-1.0: one element's page, and the elements the
 replaycast plugin registers (so a new element is checked without being listed anywhere)."""
+import functools
 import re
 import subprocess
 import sys
@@ -16,6 +17,7 @@ def elements():
     return re.findall(r"^  (\w+): ", inspect("replaycast"), re.M)
 
 
+@functools.cache
 def gstreamer_release():
     """The major.minor of the GStreamer gst-inspect-1.0 runs on, e.g. "1.22"."""
     done = subprocess.run(["gst-inspect-1.0", "--version"], capture_output=True, text=True)
