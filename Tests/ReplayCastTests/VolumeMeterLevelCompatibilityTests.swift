@@ -47,7 +47,7 @@ import Testing
     /// Signals from silence to full scale, in 10 ms buffers: each buffer's level equals
     /// level's, for every format and for stereo and 12 channels; the voice activity too
     /// (false on a new meta; kept from upstream's). Only digitally silent buffers differ, as
-    /// documented: 127, the field's floor, where level's cast wraps 700 dB to 187.
+    /// documented: 127, the field's floor, where level's byte is an out-of-range C cast.
     @Test(arguments: SampleFormat.allCases.filter { $0 != .s16be }, [2, 12])
     func audioLevelMetaEqualsLevels(format: SampleFormat, channels: Int) {
         let rate = 48000, frames = rate / 2
@@ -77,7 +77,9 @@ import Testing
                     #expect(a.voiceActivity == (upstream?.voiceActivity ?? false), "\(name), buffer \(index)")
                     #expect(a.voiceActivity == b.voiceActivity, "\(name), buffer \(index)")
                     if bytes[(index * bufferBytes)..<((index + 1) * bufferBytes)].allSatisfy({ $0 == 0 }) {
-                        #expect(a.level == 127 && b.level == 187, "\(name), buffer \(index): \(a) against level's \(b)")
+                        // level's byte for silence comes from casting an out-of-range double,
+                        // which C leaves undefined (187 in one run here, 0 in another).
+                        #expect(a.level == 127, "\(name), buffer \(index): \(a)")
                         silentBuffers += 1
                     } else {
                         #expect(a.level == b.level, "\(name), buffer \(index): \(a) against level's \(b)")
@@ -101,14 +103,15 @@ import Testing
         }
     }
 
-    /// Above full scale (floats over 1.0) RFC 6464 has no value: we write 0 where level's
-    /// cast wraps −6 dB to 250.
+    /// Above full scale (floats over 1.0) RFC 6464 has no value: we write 0, the loudest it has.
     @Test func aboveFullScaleReadsZero() {
         let bytes = Signals.encode([Double](repeating: 2, count: 4800), as: .f32le)
         let ours = Self.metas("volumemeter", bytes, format: .f32le, channels: 1, framesPerBuffer: 480)
         let theirs = Self.metas("level", bytes, format: .f32le, channels: 1, framesPerBuffer: 480)
         #expect(ours == [Meta?](repeating: Meta(level: 0, voiceActivity: false), count: 10))
-        #expect(theirs == [Meta?](repeating: Meta(level: 250, voiceActivity: false), count: 10))
+        // level's byte here is an out-of-range cast too (250 or 0 in runs here): only that it
+        // wrote a meta on every buffer is compared.
+        #expect(theirs.compactMap { $0 }.count == 10)
     }
 
     /// A buffer someone else still holds is copied for the meta, as level copies it; the
