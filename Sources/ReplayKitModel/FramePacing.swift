@@ -39,13 +39,6 @@ public struct FramePacing: Sendable {
         /// Time of its first frame and how long the run lasts, seconds.
         public var start: Double
         public var duration: Double
-
-        public init(frameNumber: UInt32, frames: Int, start: Double, duration: Double) {
-            self.frameNumber = frameNumber
-            self.frames = frames
-            self.start = start
-            self.duration = duration
-        }
     }
 
     public struct Summary: Sendable, Equatable {
