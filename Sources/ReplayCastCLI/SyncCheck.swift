@@ -7,8 +7,10 @@ import ReplayKitModel
 import Synchronization
 
 /// Decodes an output (HLS playlist, FLV, MP4, a URL) as fast as it can and feeds every
-/// frame and audio buffer to a `SyncMarkDetector`. Video is scaled to 64x64 grey (the
-/// flash covers the frame, so the mean of a thumbnail is enough), audio mixed to mono F32.
+/// frame and audio buffer to a `SyncMarkDetector`, and every frame's `FrameBarcode` number to
+/// a `FramePacing`. Video is converted to grey at full size, where the barcode is read from
+/// the strip's rows, then scaled to 64x64 (the flash covers the frame, so the mean of a
+/// thumbnail is enough); audio is mixed to mono F32.
 struct SyncCheck {
     static let thumbnail = 64
     static let audioRate = 48000
@@ -24,9 +26,17 @@ struct SyncCheck {
         let description: String
     }
 
+    struct Findings {
+        var marks: SyncMarkDetector.Report
+        var pacing: FramePacing
+        var videoFrames: Int
+        var audioSeconds: Double
+    }
+
     /// Per-run state the streaming threads write to; read after the pipeline stopped.
     final class Collector: Sendable {
         let detector = Mutex(SyncMarkDetector())
+        let pacing = Mutex(FramePacing())
         let videoFrames = Atomic<Int>(0)
         let audioSamples = Atomic<Int>(0)
     }
@@ -38,14 +48,18 @@ struct SyncCheck {
         return String(cString: converted)
     }
 
-    func run() throws -> (SyncMarkDetector.Report, videoFrames: Int, audioSeconds: Double) {
+    func run() throws -> Findings {
         gst_init(nil, nil)
         if !input.contains("://"), !FileManager.default.fileExists(atPath: input) {
             throw Failure(description: "\(input): no such file")
         }
+        // videoconvert turns the decoded frames to GRAY8 at full size for videoscale (which
+        // does not convert): the strip is read there, by the identity's handoff, in the
+        // streaming thread that hands the thumbnail of the same frame to the sink next.
         let description = """
             uridecodebin uri="\(uri)" name=decoder \
-            decoder. ! video/x-raw ! queue name=video-in \(Self.unbounded) ! videoconvert ! videoscale add-borders=false \
+            decoder. ! video/x-raw ! queue name=video-in \(Self.unbounded) ! videoconvert \
+              ! identity name=strip signal-handoffs=true ! videoscale add-borders=false \
               ! video/x-raw,format=GRAY8,width=\(Self.thumbnail),height=\(Self.thumbnail) \
               ! fakesink name=video sync=false async=false signal-handoffs=true \
             decoder. ! audio/x-raw ! queue name=audio-in \(Self.unbounded) ! audioconvert ! audioresample \
@@ -62,8 +76,9 @@ struct SyncCheck {
         let collector = Collector()
         let context = Unmanaged.passRetained(collector)
         defer { context.release() }
-        connect(pipeline, "video", context.toOpaque(), onVideo)
-        connect(pipeline, "audio", context.toOpaque(), onAudio)
+        connect(pipeline, "strip", context.toOpaque(), unsafeBitCast(onStrip as StripHandoff, to: GCallback.self))
+        connect(pipeline, "video", context.toOpaque(), unsafeBitCast(onVideo as Handoff, to: GCallback.self))
+        connect(pipeline, "audio", context.toOpaque(), unsafeBitCast(onAudio as Handoff, to: GCallback.self))
         let decoder = gst_bin_get_by_name(rc_bin(pipeline), "decoder")!
         g_signal_connect_data(decoder, "no-more-pads", unsafeBitCast(checkStreams as StreamsFound, to: GCallback.self),
                               pipeline, nil, GConnectFlags(rawValue: 0))
@@ -72,19 +87,23 @@ struct SyncCheck {
         let outcome = PipelineRunner.runToEnd(pipeline, timeout: timeout)
         PipelineEnding.stop(pipeline)
         if let failure = outcome { throw Failure(description: "\(input): \(failure)") }
-        let report = collector.detector.withLock { $0.report() }
-        return (report, collector.videoFrames.load(ordering: .relaxed),
-                Double(collector.audioSamples.load(ordering: .relaxed)) / Double(Self.audioRate))
+        return Findings(marks: collector.detector.withLock { $0.report() }, pacing: collector.pacing.withLock { $0 },
+                        videoFrames: collector.videoFrames.load(ordering: .relaxed),
+                        audioSeconds: Double(collector.audioSamples.load(ordering: .relaxed)) / Double(Self.audioRate))
     }
 
+    /// fakesink's handoff.
     private typealias Handoff = @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstBuffer>?,
                                                 UnsafeMutablePointer<GstPad>?, gpointer?) -> Void
+    /// identity's handoff (no pad).
+    private typealias StripHandoff = @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstBuffer>?,
+                                                     gpointer?) -> Void
 
     private func connect(_ pipeline: UnsafeMutablePointer<GstElement>, _ name: String, _ context: UnsafeMutableRawPointer,
-                         _ handler: Handoff) {
-        let sink = gst_bin_get_by_name(rc_bin(pipeline), name)!
-        defer { gst_object_unref(sink) }
-        g_signal_connect_data(sink, "handoff", unsafeBitCast(handler, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
+                         _ handler: GCallback) {
+        let element = gst_bin_get_by_name(rc_bin(pipeline), name)!
+        defer { gst_object_unref(element) }
+        g_signal_connect_data(element, "handoff", handler, context, nil, GConnectFlags(rawValue: 0))
     }
 }
 
@@ -111,6 +130,34 @@ private func checkStreams(_ decoder: UnsafeMutablePointer<GstElement>?, _ pipeli
 private func seconds(_ buffer: UnsafeMutablePointer<GstBuffer>) -> Double? {
     let pts = buffer.pointee.pts
     return pts == GstClockTime.max ? nil : Double(pts) / 1e9
+}
+
+/// Reads the barcode of a GRAY8 frame at full size; nil when the strip does not read (or
+/// the frame is not GRAY8, which the pipeline above rules out).
+private func frameNumber(_ buffer: UnsafeMutablePointer<GstBuffer>, at element: UnsafeMutablePointer<GstElement>) -> UInt32? {
+    guard let pad = gst_element_get_static_pad(element, "sink") else { return nil }
+    defer { gst_object_unref(pad) }
+    guard let caps = gst_pad_get_current_caps(pad) else { return nil }
+    defer { gst_caps_unref(caps) }
+    var info = GstVideoInfo()
+    guard gst_video_info_from_caps(&info, caps) != 0, info.finfo?.pointee.format == GST_VIDEO_FORMAT_GRAY8 else { return nil }
+    var frame = GstVideoFrame()
+    guard gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ) != 0 else { return nil }
+    defer { gst_video_frame_unmap(&frame) }
+    guard let luma = frame.data.0?.assumingMemoryBound(to: UInt8.self) else { return nil }
+    return BarcodeReader.read(yPlane: luma, stride: Int(frame.info.stride.0), width: Int(info.width),
+                              height: Int(info.height))?.frameNumber
+}
+
+private func onStrip(_ identity: UnsafeMutablePointer<GstElement>?, _ buffer: UnsafeMutablePointer<GstBuffer>?,
+                     _ context: gpointer?) {
+    guard let identity, let buffer, let context, let time = seconds(buffer) else { return }
+    let collector = Unmanaged<SyncCheck.Collector>.fromOpaque(context).takeUnretainedValue()
+    let duration = buffer.pointee.duration
+    let number = frameNumber(buffer, at: identity)
+    collector.pacing.withLock {
+        $0.add(time: time, duration: duration == GstClockTime.max ? nil : Double(duration) / 1e9, frameNumber: number)
+    }
 }
 
 private func onVideo(_: UnsafeMutablePointer<GstElement>?, _ buffer: UnsafeMutablePointer<GstBuffer>?,
