@@ -91,8 +91,10 @@ final class ReplayKitSource: Sendable {
 
     private var configuration: BroadcastConfiguration? { running.withLock { $0?.configuration } }
 
-    var isLive: Bool {
-        if let configuration { return configuration.live }
+    var isLive: Bool { configuration?.live ?? settingsSayLive }
+
+    /// `is-live` as set now; a running broadcast keeps the value it started with.
+    private var settingsSayLive: Bool {
         var settings = RcReplayKitSrcSettings()
         rc_replaykitsrc_copy_settings(element, &settings)
         defer { rc_replaykitsrc_settings_clear(&settings) }
@@ -134,7 +136,7 @@ final class ReplayKitSource: Sendable {
     func query(_ kind: RcStreamKind, _ query: UnsafeMutablePointer<GstQuery>) -> Bool {
         guard rc_query_type(query) == GST_QUERY_LATENCY else { return false }
         let running = configuration
-        let live = running?.live ?? isLive
+        let live = running?.live ?? settingsSayLive
         let minimum = live ? running.map { latency(kind, $0) } ?? 0 : 0
         gst_query_set_latency(query, live ? 1 : 0, minimum, GstClockTime.none)
         return true
