@@ -105,9 +105,16 @@ final class PipCompositor {
         takeSnapshot(element)
         // The main picture is the broadcast: when it has ended, so has the output, however
         // long a camera goes on (compositor would wait for every input's end).
-        if count > 0, pads[0].buffer == nil, let main = pads[0].pad, gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) != 0 {
-            DebugLog.pipcompositor.info(element, "the main picture has ended: end of stream")
-            return GST_FLOW_EOS
+        if count > 0, let main = pads[0].pad, gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) != 0 {
+            guard let last = pads[0].buffer else {
+                DebugLog.pipcompositor.info(element, "the main picture has ended: end of stream")
+                return GST_FLOW_EOS
+            }
+            if endsInFirstHalf(element, main, last) {
+                DebugLog.pipcompositor.info(element, "the main picture's last frame ends in the first half of this output "
+                                            + "frame: end of stream, not a repeat of it")
+                return GST_FLOW_EOS
+            }
         }
         guard let out = VideoFormat(output) else { return GST_FLOW_NOT_NEGOTIATED }
         if out != outputFormat {
@@ -413,6 +420,33 @@ final class PipCompositor {
         drawn = .allocate(capacity: size)
         drawn.initialize(repeating: false, count: size)
         capacity = size
+    }
+
+    /// True when the ended main input's last buffer ends at or before the middle of the
+    /// output frame about to be made. GstVideoAggregator keeps a pad's buffer for every
+    /// output frame it overlaps, so a main input whose frames start just after the output's
+    /// (replaykitsrc's start 0.2 ms after it) would show its last frame a second time for the
+    /// sliver it reaches into the next one. False when the buffer's end or the output's frame
+    /// is not known: the base class's rule stands.
+    private func endsInFirstHalf(_ element: UnsafeMutablePointer<RcPipCompositor>,
+                                 _ main: UnsafeMutablePointer<RcPipCompositorPad>,
+                                 _ buffer: UnsafeMutablePointer<GstBuffer>) -> Bool {
+        let pts = buffer.pointee.pts, duration = buffer.pointee.duration
+        let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
+        guard pts != GstClockTime.max, duration != GstClockTime.max, rate.n > 0, rate.d > 0 else { return false }
+        let output = AggregatorOutput.segment(element)
+        rc_object_lock(element)
+        var segment = output.pointee
+        rc_object_unlock(element)
+        guard segment.rate > 0 else { return false }
+        let start = segment.position != GstClockTime.max && segment.position >= segment.start ? segment.position : segment.start
+        let half = gst_util_uint64_scale(500_000_000, guint64(rate.d), guint64(rate.n))
+        let middle = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, start &+ half)
+        rc_object_lock(main)
+        var padSegment = rc_aggregator_pad(main)!.pointee.segment
+        rc_object_unlock(main)
+        let end = gst_segment_to_running_time(&padSegment, GST_FORMAT_TIME, pts &+ duration)
+        return middle != GstClockTime.max && end != GstClockTime.max && end <= middle
     }
 
     // MARK: - Timeouts
