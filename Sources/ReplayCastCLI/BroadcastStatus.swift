@@ -16,6 +16,20 @@ struct BroadcastStatus {
         var name: String
         var location: String
         var failure: String?
+        /// rtmpreconnectsink: whether the server ever accepted the stream, and until it did,
+        /// why the last attempt failed and how many had.
+        var connected = false
+        var notConnected: (reason: String, attempts: Int)?
+
+        /// An rtmpreconnectsink that never reached its server and posted no error about it:
+        /// the broadcast reached no one there, which the run must not call a success.
+        var unreached: String? {
+            guard failure == nil, !connected, g_object_class_find_property(rc_object_class(sink), "reconnections") != nil else {
+                return nil
+            }
+            let why = notConnected.map { "\($0.reason) (\($0.attempts) attempts)" } ?? "no answer from the server"
+            return "never connected to \(location): \(why)"
+        }
     }
 
     let title: String
@@ -61,6 +75,8 @@ struct BroadcastStatus {
             } else if name == "splitmuxsink-fragment-closed" {
                 // hlssink2 1.22 posts nothing of its own per segment; its splitmuxsink does.
                 segments += 1
+            } else if name.hasPrefix("rtmp-"), let index = rtmp.firstIndex(where: { $0.name == source }) {
+                noteConnection(name, s, output: index)
             } else if name.hasPrefix("replaykit-broadcast-") {
                 let stage = name.dropFirst("replaykit-broadcast-".count)
                 if stage != "event" { broadcast = stage == "started" || stage == "resumed" ? "live" : String(stage) }
@@ -70,10 +86,26 @@ struct BroadcastStatus {
         }
     }
 
+    private mutating func noteConnection(_ name: String, _ s: UnsafePointer<GstStructure>, output index: Int) {
+        switch name {
+        case REPLAYCAST_MESSAGE_RTMP_CONNECTED:
+            rtmp[index].connected = true
+            rtmp[index].notConnected = nil
+        case REPLAYCAST_MESSAGE_RTMP_RECONNECTING where !rtmp[index].connected:
+            var attempt: guint64 = 0
+            gst_structure_get_uint64(s, REPLAYCAST_FIELD_ATTEMPT, &attempt)
+            let reason = gst_structure_get_string(s, REPLAYCAST_FIELD_REASON).map { String(cString: $0) } ?? "?"
+            rtmp[index].notConnected = (reason, Int(attempt))
+        default:
+            break
+        }
+    }
+
     /// rtmp2sink's own counters say whether data reaches the server; rtmpreconnectsink says
-    /// what its connection is doing and how often it came back.
+    /// what its connection is doing and how often it came back, or why it has not connected.
     func rtmpState(_ output: RTMPOutput) -> String {
         if let failure = output.failure { return failure }
+        if let (reason, attempts) = output.notConnected { return "not connected: \(reason), attempt \(attempts)" }
         if g_object_class_find_property(rc_object_class(output.sink), "reconnections") != nil {
             return "\(Self.enumNick(output.sink, "connection")), \(Self.uintProperty(output.sink, "reconnections")) reconnections"
         }

@@ -120,6 +120,10 @@ struct PipelineRunner {
             }
         }
         PipelineEnding.stop(pipeline)
+        for unreached in broadcast.rtmp.compactMap(\.unreached) where status != 130 {
+            display.interrupt("ERROR: \(unreached)")
+            status = 1
+        }
         display.finish(broadcast, probes)
         return status
     }

@@ -32,6 +32,7 @@ final class BroadcastCore: @unchecked Sendable {
     private let state = Mutex(State())
     /// Used by the bus thread only.
     private var decoding = MessageDecoding()
+    private var reach: RTMPReach
     /// Signalled when the bus thread has taken the pipeline down.
     private let pumpExited = DispatchSemaphore(value: 0)
     private static let wakeName = "replaycastkit-wake"
@@ -39,6 +40,7 @@ final class BroadcastCore: @unchecked Sendable {
     init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<BroadcastEvent>.Continuation) {
         self.pipeline = pipeline
         self.continuation = continuation
+        reach = RTMPReach(pipeline: pipeline)
     }
 
     deinit { gst_object_unref(pipeline) }
@@ -164,10 +166,13 @@ final class BroadcastCore: @unchecked Sendable {
             break
         }
         guard let event = decoding.event(message) else { return nil }
+        reach.note(event)
+        let unreached = event == .endOfStream ? reach.unreached : nil
+        if let unreached { continuation.yield(.error(unreached)) }
         continuation.yield(event)
         switch event {
         case .endOfStream:
-            return state.withLock { $0.pendingError }.map(BroadcastEnding.failed) ?? .endOfStream
+            return (state.withLock { $0.pendingError } ?? unreached).map(BroadcastEnding.failed) ?? .endOfStream
         case .error(let issue):
             guard PipelineEnding.outputsCanFinish(after: message.pointee.src) else { return .failed(issue) }
             let first = state.withLock { s in

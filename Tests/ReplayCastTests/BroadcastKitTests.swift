@@ -69,6 +69,24 @@ import Testing
         #expect(issue.element == "out" && issue.message.contains("/nonexistent/folder/x.raw"), "\(issue)")
     }
 
+    /// rtmpreconnectsink retrying for ever ends on EOS without an error of its own; a
+    /// broadcast whose RTMP output never connected still ends as failed, naming the URL
+    /// and why the attempts failed.
+    @Test func anRTMPOutputThatNeverConnectedFailsTheBroadcast() async throws {
+        let url = "rtmp://127.0.0.1:9/live/never"
+        let broadcast = try Broadcast(description: "videotestsrc is-live=true num-buffers=15 ! x264enc tune=zerolatency ! h264parse ! rtmp.video "
+                                      + "rtmpreconnectsink name=rtmp location=\(url) connect-retries=-1 retry-delay=100000000")
+        try await broadcast.start()
+        guard case .failed(let issue) = await broadcast.waitUntilEnded() else {
+            Issue.record("the broadcast did not end as failed")
+            return
+        }
+        #expect(issue.element == "rtmp")
+        #expect(issue.message.hasPrefix("never connected to \(url): ") && issue.message.contains("Connection refused"), "\(issue)")
+        let events = await broadcast.events.reduce(into: [BroadcastEvent]()) { $0.append($1) }
+        #expect(events.suffix(2) == [.error(issue), .endOfStream])
+    }
+
     @Test func pictureUpdatesSetPipcompositorsPadProperties() throws {
         let broadcast = try Broadcast(description: "videotestsrc num-buffers=1 ! pip.sink_0 videotestsrc num-buffers=1 ! pip.sink_1 "
                                       + "pipcompositor name=pip ! fakesink")

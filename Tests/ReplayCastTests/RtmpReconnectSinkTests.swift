@@ -135,7 +135,7 @@ import Testing
     @Test func byteStreamH264IsRefusedNamingTheElementAndTheCaps() {
         #expect {
             _ = try PipelineRun.run("videotestsrc num-buffers=5 ! x264enc ! video/x-h264,stream-format=byte-stream "
-                                    + "! rtmpreconnectsink name=rtmp location=rtmp://127.0.0.1:9/live/x retries=0", timeout: 10)
+                                    + "! rtmpreconnectsink name=rtmp location=rtmp://127.0.0.1:9/live/x connect-retries=0", timeout: 10)
         } throws: { error in
             "\(error)".contains("rtmp can't handle caps video/x-h264, stream-format=(string)byte-stream")
         }
@@ -144,10 +144,25 @@ import Testing
     @Test func noServerAndNoRetriesIsAnErrorNamingTheURL() throws {
         let url = "rtmp://127.0.0.1:9/live/x"
         let run = try PipelineRun.run("videotestsrc is-live=true num-buffers=30 ! x264enc tune=zerolatency ! h264parse "
-                                      + "! rtmpreconnectsink name=rtmp location=\(url) retries=0", timeout: 10)
+                                      + "! rtmpreconnectsink name=rtmp location=\(url) connect-retries=0", timeout: 10)
         let error = try #require(run.error)
         #expect(error.source == "rtmp")
-        #expect(error.text == "Could not connect to \(url)")
+        #expect(error.text.hasPrefix("Could not connect to \(url): ") && error.text.contains("Connection refused"),
+                "the URL, then rtmp2sink's error: \(error.text)")
         #expect(run.messages(from: "rtmp", named: "rtmp-reconnecting").isEmpty)
+    }
+
+    /// A server never reached gets `connect-retries` attempts, whatever `retries` (for
+    /// after a loss) says, then an error naming the URL, the count and the last reason.
+    @Test func theFirstConnectionGetsConnectRetries() throws {
+        let url = "rtmp://127.0.0.1:9/live/x"
+        let run = try PipelineRun.run("videotestsrc is-live=true ! x264enc tune=zerolatency ! h264parse "
+                                      + "! rtmpreconnectsink name=rtmp location=\(url) retries=0 connect-retries=2 "
+                                      + "retry-delay=50000000", timeout: 10)
+        let error = try #require(run.error)
+        #expect(error.text.hasPrefix("Could not connect to \(url), gave up after 2 retries: Connection refused"), "\(error.text)")
+        let attempts = run.messages(from: "rtmp", named: "rtmp-reconnecting").map { ($0["attempt"], $0["retries"]) }
+        #expect(attempts.map(\.0) == [.uint64(1), .uint64(2)])
+        #expect(attempts.map(\.1) == [.int(2), .int(2)], "the limit that applies: connect-retries")
     }
 }

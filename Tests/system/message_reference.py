@@ -98,7 +98,7 @@ def main():
         "audiotestsrc num-buffers=5 ! volumemeter ! fakesink")
     posted += element_messages(
         "videotestsrc num-buffers=30 ! x264enc ! h264parse ! r.video "
-        "rtmpreconnectsink name=r location=rtmp://127.0.0.1:9/live/x retries=1 retry-delay=100000000", seconds=5)
+        "rtmpreconnectsink name=r location=rtmp://127.0.0.1:9/live/x connect-retries=1 retry-delay=100000000", seconds=5)
     for structure in posted:
         failures += problems(structure, table)
     names = {s.get_name() for s in posted}

@@ -6,8 +6,9 @@ application with an HLS branch in the same pipeline (issue 11's acceptance):
              HLS has no gap (EXTINF sum 30 s, every segment written on time) and ends with
              EXT-X-ENDLIST; the first recording holds ~8 s, the second starts with a keyframe
              and probes as H.264 + AAC.
-  give-up    retries=3 and no server: an error naming the URL within the backoff sum + 10 s,
-             after reconnecting 1, 2, 3 with 1, 2, 4 s delays; EOS then still finishes HLS.
+  give-up    no server, default settings (connect-retries=3): an error naming the URL and
+             the reason within the backoff sum + 10 s, after reconnecting 1, 2, 3 with 1, 2,
+             4 s delays; EOS then still finishes HLS.
   refused    the server refuses the stream (its deny application): an error saying so within
              2 s, no reconnection attempt, `connection` reads failed.
 
@@ -211,13 +212,14 @@ def give_up():
     port, hls = free_port(), os.path.join(SCRATCH, "hls-give-up")
     os.makedirs(hls)
     url = f"rtmp://127.0.0.1:{port}/live/g"
-    run = Run(pipeline(url, hls, "retries=3")).play(40, eos_on_error=True)
+    run = Run(pipeline(url, hls, "")).play(40, eos_on_error=True)
     delays = [(s.get_value("attempt"), s.get_value("delay") / Gst.SECOND) for _, n, s in run.rtmp
               if n == "rtmp-reconnecting"]
     print(f"give-up: reconnecting {delays}; errors {[(round(t, 1), src, m) for t, src, m in run.errors]}")
     check(delays == [(1, 1.0), (2, 2.0), (3, 4.0)], "give-up: attempts 1, 2, 3 after 1, 2, 4 s")
-    check(len(run.errors) == 1 and run.errors[0][1] == "rtmp" and url in run.errors[0][2],
-          "give-up: one error, from rtmpreconnectsink, naming the URL")
+    check(len(run.errors) == 1 and run.errors[0][1] == "rtmp" and url in run.errors[0][2]
+          and "Connection refused" in run.errors[0][2],
+          "give-up: one error, from rtmpreconnectsink, naming the URL and the reason")
     check(bool(run.errors) and run.errors[0][0] <= 7 + 10, "give-up: the error within the backoff sum (7 s) + 10 s")
     check(run.eos is not None, "give-up: EOS after the error still ends the pipeline")
     check(playlist(os.path.join(hls, "playlist.m3u8"))[1], "give-up: HLS ends with EXT-X-ENDLIST")

@@ -30,7 +30,8 @@ typedef enum {
  * once per buffer. `connection` and `reconnections` are read-only: Swift publishes them. */
 typedef struct {
   gchar *location;
-  gint retries;                         /* -1: for ever */
+  gint retries;                         /* after a loss; -1: for ever */
+  gint connect_retries;                 /* before the first connection; -1: for ever */
   guint64 retry_delay, retry_max_delay; /* ns */
   gdouble backoff_factor;
   RcWhileDisconnected while_disconnected;

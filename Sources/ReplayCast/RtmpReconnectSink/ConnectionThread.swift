@@ -206,12 +206,13 @@ final class ConnectionThread {
         }
         accepted = false
         attempt += 1
-        let policy = RtmpReconnectSink.settings(element).policy
+        let settings = RtmpReconnectSink.settings(element)
+        let policy = everAccepted ? settings.policy : settings.connectPolicy
         guard policy.allows(attempt: attempt) else {
-            let retried = attempt > 1 ? ": gave up after \(attempt - 1) retries" : ""
-            fail(GST_RESOURCE_ERROR_WRITE, "Could not \(everAccepted ? "reconnect" : "connect") to \(location)\(retried)",
-                 "retries=\(policy.retries ?? -1), \((policy.totalDelay ?? 0) / 1_000_000) ms of waits in all; "
-                 + "last error: \(text) \(details)")
+            let retried = attempt > 1 ? ", gave up after \(attempt - 1) retries" : ""
+            fail(GST_RESOURCE_ERROR_WRITE, "Could not \(everAccepted ? "reconnect" : "connect") to \(location)\(retried): \(text)",
+                 "\(everAccepted ? "retries" : "connect-retries")=\(policy.retries ?? -1), "
+                 + "\((policy.totalDelay ?? 0) / 1_000_000) ms of waits in all. \(details)")
             return
         }
         let delay = GstClockTime(policy.delay(beforeAttempt: attempt))

@@ -175,14 +175,22 @@ extension RcRtmpStream {
 /// The properties, as Swift works with them.
 struct RtmpSettings {
     var location: String
+    /// After a loss (`retries`), and before the first connection (`connect-retries`): a
+    /// server that was never reached is more likely a wrong URL or a dead server than a
+    /// network hiccup, so it gets fewer attempts by default.
     var policy: ReconnectPolicy
+    var connectPolicy: ReconnectPolicy
     var keep: Bool
     var bufferDuration: GstClockTime
 
     init(_ raw: RcRtmpReconnectSinkSettings) {
         location = raw.location.map { String(cString: $0) } ?? ""
-        policy = ReconnectPolicy(retries: raw.retries < 0 ? nil : Int(raw.retries), firstDelay: UInt64(raw.retry_delay),
-                                 maxDelay: UInt64(raw.retry_max_delay), factor: raw.backoff_factor)
+        func limited(to retries: gint) -> ReconnectPolicy {
+            ReconnectPolicy(retries: retries < 0 ? nil : Int(retries), firstDelay: UInt64(raw.retry_delay),
+                            maxDelay: UInt64(raw.retry_max_delay), factor: raw.backoff_factor)
+        }
+        policy = limited(to: raw.retries)
+        connectPolicy = limited(to: raw.connect_retries)
         keep = raw.while_disconnected == RC_WHILE_DISCONNECTED_KEEP
         bufferDuration = raw.buffer_duration
     }
