@@ -146,8 +146,9 @@ struct PipelineRunner {
     /// container's: the error names the segment pattern then.
     private static func location(of object: UnsafeMutablePointer<GstObject>?) -> String? {
         guard let object else { return nil }
-        if g_object_class_find_property(rc_object_class(object), "location") != nil, let location = ObjectProperties.string(object, "location") {
-            return location
+        // srtsink and other URI sinks name their destination `uri`.
+        for name in ["location", "uri"] where g_object_class_find_property(rc_object_class(object), name) != nil {
+            if let location = ObjectProperties.string(object, name) { return location }
         }
         guard let parent = gst_object_get_parent(object) else { return nil }
         defer { gst_object_unref(parent) }
