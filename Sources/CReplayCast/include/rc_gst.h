@@ -27,10 +27,6 @@ static inline GstClockTime rc_clock_time_none(void) { return GST_CLOCK_TIME_NONE
 static inline gboolean rc_buffer_is_discont(GstBuffer *b) { return GST_BUFFER_IS_DISCONT(b); }
 static inline gboolean rc_buffer_is_gap(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_GAP); }
 
-static inline GstClockTime rc_frames_to_time(guint64 frames, gint rate) {
-  return GST_FRAMES_TO_CLOCK_TIME(frames, rate);
-}
-
 static inline GstCaps *rc_caps_make_writable(GstCaps *c) { return gst_caps_make_writable(c); }
 static inline GstEventType rc_event_type(GstEvent *e) { return GST_EVENT_TYPE(e); }
 static inline GstQueryType rc_query_type(GstQuery *q) { return GST_QUERY_TYPE(q); }

@@ -53,7 +53,7 @@ typedef struct {
    * aggregates): when set, prepare_frame leaves this pad's buffer unmapped because the
    * element reads (or took) it itself. */
   gboolean skip_prepare;
-  void *state; /* Swift PipLayer, retained; pad init to finalize */
+  void *state; /* Swift PictureLayer, retained; pad init to finalize */
 } RcPipCompositorPad;
 
 typedef struct {

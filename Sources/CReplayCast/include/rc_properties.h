@@ -38,7 +38,15 @@ typedef struct {
 
 /* The offset of `field` in `Settings`; does not compile unless the field is a `Type`. */
 #define RC_FIELD(Settings, field, Type) \
-  (G_STRUCT_OFFSET(Settings, field) + 0 * sizeof(char[sizeof(((Settings *)0)->field) == sizeof(Type) ? 1 : -1]))
+  (G_STRUCT_OFFSET(Settings, field) + \
+   0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((Settings *)0)->field), Type) ? 1 : -1]))
+/* An enum field is read and written as a gint (GValue's enum storage). C gives an enum the
+ * type of an integer, so the check is that it is one of gint's size: a pointer, a double
+ * or a 64-bit field does not compile. */
+#define RC_ENUM_FIELD(Settings, field) \
+  (G_STRUCT_OFFSET(Settings, field) + \
+   0 * sizeof(char[__builtin_classify_type(((Settings *)0)->field) == 1 && \
+                   sizeof(((Settings *)0)->field) == sizeof(gint) ? 1 : -1]))
 
 #define RC_BOOLEAN(S, field, name, nick, blurb, initial, flags) \
   { name, nick, blurb, RC_PROPERTY_BOOLEAN, RC_FIELD(S, field, gboolean), flags, NULL, .value.integer = { FALSE, TRUE, initial } }
@@ -51,7 +59,7 @@ typedef struct {
 #define RC_DOUBLE(S, field, name, nick, blurb, minimum, maximum, initial, flags) \
   { name, nick, blurb, RC_PROPERTY_DOUBLE, RC_FIELD(S, field, gdouble), flags, NULL, .value.real = { minimum, maximum, initial } }
 #define RC_ENUM(S, field, name, nick, blurb, type, initial, flags) \
-  { name, nick, blurb, RC_PROPERTY_ENUM, RC_FIELD(S, field, gint), flags, type, .value.integer = { 0, 0, initial } }
+  { name, nick, blurb, RC_PROPERTY_ENUM, RC_ENUM_FIELD(S, field), flags, type, .value.integer = { 0, 0, initial } }
 #define RC_STRING(S, field, name, nick, blurb, initial, flags) \
   { name, nick, blurb, RC_PROPERTY_STRING, RC_FIELD(S, field, gchar *), flags, NULL, .value.text = initial }
 

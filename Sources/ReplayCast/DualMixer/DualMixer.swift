@@ -244,7 +244,7 @@ final class DualMixer {
     private func endOfStream(_ element: UnsafeMutablePointer<RcDualMixer>, settings: RcDualMixerSettings,
                              t0: UInt64) -> GstFlowReturn {
         if settings.post_levels != 0 {
-            levels.advance(frames: 0, intervalFrames: 1) { DualMixerLevels.post($0, element: element, t0: t0) }
+            levels.advance(intervalFrames: 1) { DualMixerLevels.post($0, element: element, t0: t0) }
         }
         MessagePoster.flush()
         return GST_FLOW_EOS
@@ -308,7 +308,7 @@ final class DualMixer {
                     }
                 }
             }
-            levels.account(input: index, frames: frames, present: present)
+            levels.account(input: index, present: present)
             if present > 0 && padSettings.mute == 0 { contributing += 1 }
             input.drop(before: end)
         }
@@ -350,7 +350,7 @@ final class DualMixer {
 
         if settings.post_levels != 0 {
             let intervalFrames = max(1, Int(gst_util_uint64_scale_round(settings.level_interval, 48000, 1_000_000_000)))
-            levels.advance(frames: frames, intervalFrames: intervalFrames) { report in
+            levels.advance(intervalFrames: intervalFrames) { report in
                 DualMixerLevels.post(report, element: element, t0: t0)
             }
         }

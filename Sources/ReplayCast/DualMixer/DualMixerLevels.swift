@@ -43,7 +43,7 @@ final class DualMixerLevels {
         kernels[input].add(samples, frames: frames)
     }
 
-    func account(input: Int, frames: Int, present: Int) {
+    func account(input: Int, present: Int) {
         presentFrames[input] += present
     }
 
@@ -53,7 +53,7 @@ final class DualMixerLevels {
     }
 
     /// Reports once at least `intervalFrames` have been mixed (intervals end on output buffers).
-    func advance(frames _: Int, intervalFrames: Int, report: (Report) -> Void) {
+    func advance(intervalFrames: Int, report: (Report) -> Void) {
         guard frames > 0, frames >= intervalFrames else { return }
         var rms: [[Double]] = [], peak: [[Double]] = [], states: [String] = []
         for (index, kernel) in kernels.enumerated() {

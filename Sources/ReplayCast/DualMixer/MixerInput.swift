@@ -34,7 +34,6 @@ final class MixerInput {
     private var lastFedPresent = true
     /// EOS seen and the resampler drained: silence from `timeline.end` on.
     private(set) var ended = false
-    private(set) var everHadData = false
 
     /// The input's segment as its upstream thread sees it (the base class updates the pad's
     /// own later, on the aggregator's thread), to time buffers as they arrive. Kept across
@@ -89,7 +88,6 @@ final class MixerInput {
         timeline.withLock { $0.reset(at: 0) }
         anchor = nil
         ended = false
-        everHadData = false
         if let format { resampler = Resampler(inputRate: format.rate, outputRate: Self.outputRate, channels: min(format.channels, 2)) }
     }
 
@@ -112,7 +110,6 @@ final class MixerInput {
         }
         ensureScratch(frames)
         if let samples {
-            everHadData = true
             PCMConversion.toFloat(samples, format: format.sampleFormat, samples: frames * format.channels, into: converted)
             feed(Self.mapped(converted, frames: frames, by: downmix, into: downmixed), frames: frames, present: true)
         } else {
