@@ -21,7 +21,8 @@ MIC_32 = ("audiotestsrc wave=square freq=440 volume=0.2 samplesperbuffer=320 num
           "! audio/x-raw,format=S16LE,rate=32000,channels=1")
 
 # 1080p NV12 screen and a 480x270 NV12 camera, colorimetry stated on every input (compositor
-# converts every frame when inputs disagree) and cheap sources (GUIDE.md section 5).
+# converts every frame when inputs disagree) and cheap sources (black and a solid colour cost
+# videotestsrc next to nothing per frame, so the time measured is the mixer's, not the source's).
 SCREEN_1080P = ("videotestsrc pattern=black num-buffers={n} "
                 "! video/x-raw,format=NV12,width=1920,height=1080,framerate=30/1,colorimetry=bt709")
 CAMERA_270P = ("videotestsrc pattern=solid-color foreground-color=0xff3366cc num-buffers={n} "

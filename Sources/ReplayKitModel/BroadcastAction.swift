@@ -8,8 +8,8 @@ public enum BroadcastAction: Sendable, Equatable {
     case finish
     /// A new `RPVideoSampleOrientationKey` on the following video frames.
     case orientation(VideoOrientation)
-    /// The mic switches format mid-stream (AirPods 24 kHz ↔ built-in 48 kHz); `nil`
-    /// channels keep the current count.
+    /// The mic switches format mid-stream (AirPods 24 kHz ↔ built-in 48 kHz, as
+    /// HaishinKit/HaishinKit.swift#1386 saw on iOS 17.4.1); `nil` channels keep the current count.
     case micFormat(rate: Int, channels: Int?)
     /// A phone call takes the audio session: see `BroadcastState` for what stops.
     case callStart
@@ -18,7 +18,10 @@ public enum BroadcastAction: Sendable, Equatable {
     case mic(MicMode)
 }
 
-/// What the mic stream does. GUIDE.md §2 saw both kinds of "off".
+/// What the mic stream does. Two kinds of "off" are modelled: no `.audioMic` samples at all
+/// when the mic is not enabled (twilio/video-quickstart-ios#466), and buffers that keep
+/// coming holding silence, for which we found no public report: it is kept because a
+/// consumer must cope with it too (a level meter reading digital silence, a mixer fed zeros).
 public enum MicMode: String, Sendable, CaseIterable {
     /// Speech-like content.
     case on

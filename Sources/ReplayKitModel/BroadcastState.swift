@@ -11,8 +11,8 @@ public struct BroadcastState: Sendable, Equatable {
     public private(set) var micRate: Int
     public private(set) var micChannels: Int
     public private(set) var micMode: MicMode = .on
-    /// GUIDE.md §2: after a phone call only video arrives. `true` models a device where
-    /// audio comes back when the call ends.
+    /// After a phone call only video arrives (HaishinKit/HaishinKit.swift#1386, iOS 17.4).
+    /// `true` models a device where audio comes back when the call ends.
     public let audioReturnsAfterCall: Bool
 
     public init(profile: DeviceProfile, audioReturnsAfterCall: Bool = false) {

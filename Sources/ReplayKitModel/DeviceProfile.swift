@@ -93,17 +93,29 @@ public struct DeviceProfile: Sendable, Equatable {
 
 // MARK: - The profiles
 
+// Sources are public issue threads, cited as owner/repo#number (github.com/owner/repo/issues/N
+// or .../pull/N): twilio/video-quickstart-ios#345 measured iPhone X, iOS 12.1.3; HaishinKit's
+// #375, #1384, #1386 and #1444 printed the ASBDs ReplayKit handed their extensions. Where no
+// public report was found, the string says what the number is (assumed, or unverified).
 extension DeviceProfile {
     private enum Cite {
-        static let fps = "GUIDE.md §2: video up to 30 fps, frames only while the screen changes"
-        static let appFormat = "GUIDE.md §2: app audio is S16 big-endian (format flags 14 = signed|big-endian|packed, vs 12 for the mic)"
-        static let micFormat = "GUIDE.md §2: mic audio is S16 little-endian (format flags 12)"
-        static let micCadence = "GUIDE.md §2: mic 1024 frames per callback, sometimes split 955 + 69; how often is not "
-            + "reported: every 50th callback (about once a second at 48 kHz) is this emulator's choice"
-        static let iOS17AppCadence = "ReplayCast brief: 1024-frame app buffers outside iOS 12 (GUIDE.md §2 reports "
-            + "bursts only for iOS 12)"
-        static let nativeSize = "ReplayKit delivers the native panel size in most reports; one HaishinKit report "
-            + "(issue #624) saw 886x1918 on an unnamed iPhone, i.e. some devices scale down"
+        static let fps = "up to 30 fps: twilio/video-quickstart-ios#503, and Agora's article \"iOS ReplayKit 与 RTC\" "
+            + "counted 30 video callbacks a second; no frames while nothing is redrawn: twilio/video-quickstart-ios#313"
+        static let appFormat = "app audio S16 big-endian: twilio/video-quickstart-ios#345; format flags 14 "
+            + "(signed|big-endian|packed) vs 12 for the mic: HaishinKit/HaishinKit.swift#375"
+        static let micFormat = "mic audio S16 little-endian, format flags 12 (signed|packed): "
+            + "HaishinKit/HaishinKit.swift#375, twilio/video-quickstart-ios#345"
+        static let micCadence = "mic 1024 frames per callback: twilio/video-quickstart-ios#345, "
+            + "HaishinKit/HaishinKit.swift#1386; splits of 955 + 69 seen in HaishinKit/HaishinKit.swift#1289 "
+            + "(capture path not stated as ReplayKit); how often is not reported: every 50th callback "
+            + "(about once a second at 48 kHz) is this emulator's choice"
+        static let iOS17AppCadence = "assumed: 1024-frame app buffers outside iOS 12, as the mic's (the "
+            + "22,596-frame bursts of twilio/video-quickstart-ios#345 are reported for iOS 12 only)"
+        static let nativeSize = "ReplayKit delivers the native panel size in most reports; "
+            + "HaishinKit/HaishinKit.swift#624 saw 886x1918 on an unnamed iPhone, i.e. some devices scale down"
+        static let iOS12 = "twilio/video-quickstart-ios#345 (iPhone X, iOS 12.1.3)"
+        static let iOS17App = "HaishinKit/HaishinKit.swift#1384, #1386 (iPhone 11 Pro Max, iOS 17.4)"
+        static let iOS17Mic = "HaishinKit/HaishinKit.swift#1386 (iPhone 11 Pro Max, iOS 17.4.1)"
     }
 
     static let micSplit = BufferCadence(framesPerBuffer: 1024, split: .init(every: 50, first: 955))
@@ -116,12 +128,12 @@ extension DeviceProfile {
         sources: [
             .screenSize: "Apple iPhone X technical specifications: 2436x1125 pixels at 458 ppi. " + Cite.nativeSize,
             .maxFramesPerSecond: Cite.fps,
-            .appRate: "GUIDE.md §2: iPhone X, iOS 12 app audio 44.1 kHz",
-            .appChannels: "GUIDE.md §2: iPhone X, iOS 12 app audio mono",
+            .appRate: "app audio 44.1 kHz: " + Cite.iOS12,
+            .appChannels: "app audio mono: " + Cite.iOS12,
             .appFormat: Cite.appFormat,
-            .appCadence: "GUIDE.md §2: iOS 12 app audio arrives in bursts of ~22,596 frames (~512 ms)",
-            .micRate: "GUIDE.md §2: mic 44.1 kHz on iOS 12",
-            .micChannels: "GUIDE.md §2: mic mono",
+            .appCadence: "app audio in bursts of 22,596 frames (512.3 ms): " + Cite.iOS12,
+            .micRate: "mic 44.1 kHz: " + Cite.iOS12,
+            .micChannels: "mic mono: " + Cite.iOS12,
             .micFormat: Cite.micFormat,
             .micCadence: Cite.micCadence,
         ])
@@ -133,14 +145,14 @@ extension DeviceProfile {
         mic: .init(rate: 48000, channels: 1, format: .s16le, cadence: micSplit),
         sources: [
             .screenSize: "Apple iPhone 11 Pro Max technical specifications: 2688x1242 pixels at 458 ppi "
-                + "(the device GUIDE.md §2 observed on iOS 17). " + Cite.nativeSize,
+                + "(the device of HaishinKit/HaishinKit.swift#1384 and #1386 on iOS 17.4). " + Cite.nativeSize,
             .maxFramesPerSecond: Cite.fps,
-            .appRate: "GUIDE.md §2: iPhone 11 Pro Max, iOS 17 app audio 44.1 kHz",
-            .appChannels: "GUIDE.md §2: iPhone 11 Pro Max, iOS 17 app audio stereo",
+            .appRate: "app audio 44.1 kHz: " + Cite.iOS17App,
+            .appChannels: "app audio stereo: " + Cite.iOS17App,
             .appFormat: Cite.appFormat,
             .appCadence: Cite.iOS17AppCadence,
-            .micRate: "GUIDE.md §2: built-in mic 48 kHz on iOS 17",
-            .micChannels: "GUIDE.md §2: mic mono",
+            .micRate: "built-in mic 48 kHz: " + Cite.iOS17Mic,
+            .micChannels: "built-in mic mono: " + Cite.iOS17Mic,
             .micFormat: Cite.micFormat,
             .micCadence: Cite.micCadence,
         ])
@@ -154,12 +166,12 @@ extension DeviceProfile {
             .screenSize: "Apple iPad Pro 12.9-inch technical specifications: 2732x2048 pixels at 264 ppi, "
                 + "the largest iPad panel, chosen to stress the renderer. " + Cite.nativeSize,
             .maxFramesPerSecond: Cite.fps,
-            .appRate: "assumed as on iPhone, iOS 17 (GUIDE.md §2: 44.1 kHz); no iPad observation",
-            .appChannels: "assumed as on iPhone, iOS 17 (GUIDE.md §2: stereo); no iPad observation",
+            .appRate: "assumed as on iPhone, iOS 17 (44.1 kHz: " + Cite.iOS17App + "); no iPad observation",
+            .appChannels: "assumed as on iPhone, iOS 17 (stereo: " + Cite.iOS17App + "); no iPad observation",
             .appFormat: Cite.appFormat,
             .appCadence: Cite.iOS17AppCadence,
-            .micRate: "assumed as the iPhone built-in mic on iOS 17 (GUIDE.md §2: 48 kHz); no iPad observation",
-            .micChannels: "GUIDE.md §2: mic mono",
+            .micRate: "assumed as the iPhone built-in mic on iOS 17 (48 kHz: " + Cite.iOS17Mic + "); no iPad observation",
+            .micChannels: "assumed as the iPhone built-in mic on iOS 17 (mono: " + Cite.iOS17Mic + "); no iPad observation",
             .micFormat: Cite.micFormat,
             .micCadence: Cite.micCadence,
         ])
@@ -167,18 +179,20 @@ extension DeviceProfile {
     public static let rtc32kMic = iPhone11iOS17.variant(
         name: "rtc-32k-mic", device: "iPhone 11 Pro Max (32 kHz mic)",
         mic: .init(rate: 32000, channels: 1, format: .s16le, cadence: micSplit),
-        micRate: "GUIDE.md §2: 32 kHz mic reported by an RTC vendor (device not named; the rest is iphone-11-ios17)",
-        micChannels: "GUIDE.md §2: mic mono")
+        micRate: "unverified: a 32 kHz mic said to be reported by an RTC vendor, no public record found; "
+            + "kept as a third mic rate to convert (the rest is iphone-11-ios17)",
+        micChannels: "assumed mono, as every reported mic without multicam (" + Cite.iOS12 + "; " + Cite.iOS17Mic + ")")
 
     public static let airPodsMic = iPhone11iOS17.variant(
         name: "airpods-mic", device: "iPhone 11 Pro Max with AirPods",
         mic: .init(rate: 24000, channels: 1, format: .s16le, cadence: micSplit),
-        micRate: "GUIDE.md §2: 24 kHz mic with AirPods",
-        micChannels: "GUIDE.md §2: mic mono")
+        micRate: "24 kHz mic with AirPods Pro: " + Cite.iOS17Mic,
+        micChannels: "AirPods mic mono: " + Cite.iOS17Mic)
 
     public static let multicamMic = iPhone11iOS17.variant(
         name: "multicam-mic", device: "iPhone 11 Pro Max (multicam mic)",
         mic: .init(rate: 48000, channels: 3, format: .s16le, cadence: micSplit),
-        micRate: "assumed 48 kHz, the iOS 17 built-in mic rate (GUIDE.md §2 gives no rate for multicam)",
-        micChannels: "GUIDE.md §2: 3 mic channels with multicam")
+        micRate: "48 kHz mic with a multicam session: HaishinKit/HaishinKit.swift#1444 (seen on an iPhone 15 "
+            + "Pro Max; the rest is iphone-11-ios17)",
+        micChannels: "3 interleaved mic channels with a multicam session: HaishinKit/HaishinKit.swift#1444")
 }

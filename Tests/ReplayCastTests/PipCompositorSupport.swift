@@ -141,7 +141,9 @@ final class FrameGrabber: Sendable {
     }
 }
 
-/// Caps of a raw video branch, colorimetry stated (GUIDE.md §5).
+/// Caps of a raw video branch, colorimetry stated: left out, GStreamer picks a default by frame
+/// size (BT.601 for SD, BT.709 for HD), so branches of different sizes can disagree, and an
+/// input whose colorimetry differs from the output's is converted, which a test did not ask for.
 func videoCaps(_ format: PixelFormat, _ width: Int, _ height: Int, fps: String = "30/1",
                colorimetry: String = "bt709") -> String {
     let colour = format.isYUV ? ",colorimetry=\(colorimetry)" : ""

@@ -54,7 +54,7 @@ import Testing
         #expect(DeviceProfile(named: "IPHONE-X-IOS12") == nil)
     }
 
-    @Test func summaryReadsLikeTheGuide() {
+    @Test func summaryReadsAsDocumented() {
         #expect(DeviceProfile.iPhoneXiOS12.summary
             == "iPhone X, iOS 12: 1125x2436 ≤30 fps; app 44100 Hz mono S16BE, 22596-frame buffers; "
             + "mic 44100 Hz mono S16LE, 1024-frame buffers (1 in 50 split 955+69)")
