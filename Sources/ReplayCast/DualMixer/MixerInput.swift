@@ -1,6 +1,5 @@
 import CGStreamer
 import MediaKernels
-import Synchronization
 
 /// One dualmixer input (app or mic): its buffers are converted to Float, downmixed (three
 /// channels), resampled to 48 kHz, upmixed (mono) and placed on a `StereoTimeline` at the
@@ -25,7 +24,7 @@ final class MixerInput {
     private var downmix: ChannelMapping?
     /// Mono to both sides; nil for stereo, which the timeline takes as the resampler writes it.
     private var upmix: ChannelMapping?
-    private let timeline = Mutex(StereoTimeline(capacity: 3 * outputRate))
+    private let timeline = Locked(StereoTimeline(capacity: 3 * outputRate))
     /// Running time and input frames written since the input was last aligned.
     private var anchor: (runningTime: UInt64, frames: Int64)?
     /// Output frame the resampler's next output belongs to.
