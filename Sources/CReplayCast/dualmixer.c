@@ -33,11 +33,8 @@ void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings 
   rc_properties_copy(pad, &pad->settings, sizeof *out, pad_properties, G_N_ELEMENTS(pad_properties), out);
 }
 
-/* The aggregator's own chain function, which queues the buffer for the aggregator thread. */
-static GstPadChainFunction aggregator_chain;
-
 GstFlowReturn rc_dualmixer_aggregator_chain(RcDualMixerPad *pad, GstBuffer *buffer) {
-  return aggregator_chain(GST_PAD(pad), GST_OBJECT_PARENT(pad), buffer);
+  return pad->aggregator_chain(GST_PAD(pad), GST_OBJECT_PARENT(pad), buffer);
 }
 
 /* The input is converted, resampled and placed on the upstream thread (DualMixer.chain). */
@@ -48,8 +45,10 @@ static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
 static void pad_constructed(GObject *object) {
   G_OBJECT_CLASS(rc_dualmixer_pad_parent_class)->constructed(object);
   GstPad *pad = GST_PAD(object);
+  /* Kept per pad: one static for every instance was written by each pad made while other
+   * dualmixers' inputs read it on their streaming threads. */
   if (GST_PAD_IS_SINK(pad)) {
-    aggregator_chain = GST_PAD_CHAINFUNC(pad);
+    ((RcDualMixerPad *)pad)->aggregator_chain = GST_PAD_CHAINFUNC(pad);
     gst_pad_set_chain_function(pad, chain);
   }
 }

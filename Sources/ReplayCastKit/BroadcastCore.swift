@@ -1,7 +1,7 @@
 import CGStreamer
 import CReplayCast
+import ReplayCast
 import Foundation
-import Synchronization
 
 /// The running part of a `Broadcast`: the pipeline and the thread that reads its bus. The
 /// thread turns messages into events, notices the end, and takes the pipeline down itself,
@@ -29,7 +29,7 @@ final class BroadcastCore: @unchecked Sendable {
     /// Owned: one reference, dropped in deinit.
     let pipeline: UnsafeMutablePointer<GstElement>
     private let continuation: AsyncStream<BroadcastEvent>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Used by the bus thread only.
     private var decoding = MessageDecoding()
     private var reach: RTMPReach

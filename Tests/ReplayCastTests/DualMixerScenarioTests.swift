@@ -1,7 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import Synchronization
+import ReplayCast
 import Testing
 
 /// Inputs that come and go, as ReplayKit delivers them: each scenario must finish, keep the
@@ -114,7 +114,7 @@ import Testing
     /// The LATENCY query: live, at least upstream's (a 22,596-frame iOS 12 burst: 512 ms)
     /// plus the mixer's own output buffer and resampler lookahead.
     @Test func latencyQueryAddsTheMixersOwn() throws {
-        let answer = Mutex<(live: Bool, min: UInt64)?>(nil)
+        let answer = Locked<(live: Bool, min: UInt64)?>(nil)
         let capture = try MixerCapture.capture(
             "replaykitsrc name=rk device=iphone-x-ios12 duration=2000000000 rk.audio_app ! m.app rk.audio_mic ! m.mic",
             live: true) { pipeline in

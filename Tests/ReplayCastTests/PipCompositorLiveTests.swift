@@ -22,7 +22,7 @@ import Testing
             + "! pipcompositor name=pip \(extra) ! fakesink name=out "
         if let pip { description += "\(pip) ! pip." }
         let grabber = FrameGrabber()
-        let arrivals = Mutex<[Double]>([])
+        let arrivals = Locked<[Double]>([])
         let start = Date()
         let run = try PipelineRun.run(description, timeout: timeout, prepare: { pipeline in
             grabber.attach(to: pipeline, element: "out") { _ in

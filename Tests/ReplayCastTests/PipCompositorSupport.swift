@@ -3,7 +3,6 @@ import CReplayCast
 import Foundation
 import MediaKernels
 @testable import ReplayCast
-import Synchronization
 
 /// A video frame copied out of a pipeline: planes packed row after row (no padding), so
 /// frames of the same caps compare byte for byte whatever the strides of the buffers.
@@ -77,7 +76,7 @@ final class FrameGrabber: Sendable {
         var onBuffer: (@Sendable (Int) -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var frames: [GrabbedFrame] { state.withLock { $0.frames } }
 
@@ -160,10 +159,17 @@ func setPadProperty(_ pipeline: UnsafeMutablePointer<GstElement>, element: Strin
     gst_util_set_object_arg(rc_gobject(target), name, value)
 }
 
-/// The plans the pipcompositor named `name` used, read after the run.
+/// The plans the pipcompositor named `name` used, read after the run. Read under its source
+/// pad's stream lock, which the aggregator's thread holds while it counts: the EOS message
+/// that ended the run came through the bus, whose lock-free queue orders nothing that
+/// ThreadSanitizer can see.
 func planCounts(_ pipeline: UnsafeMutablePointer<GstElement>, _ name: String) -> PipCompositor.PlanCounts {
     let element = gst_bin_get_by_name(rc_bin(pipeline), name)!
     defer { gst_object_unref(element) }
+    let source = gst_element_get_static_pad(element, "src")!
+    defer { gst_object_unref(source) }
+    g_rec_mutex_lock(&source.pointee.stream_rec_lock)
+    defer { g_rec_mutex_unlock(&source.pointee.stream_rec_lock) }
     let state = UnsafeMutableRawPointer(element).assumingMemoryBound(to: RcPipCompositor.self).pointee.state!
     return Unmanaged<PipCompositor>.fromOpaque(state).takeUnretainedValue().planCounts
 }

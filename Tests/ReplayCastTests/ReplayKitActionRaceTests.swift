@@ -1,6 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
+import ReplayCast
 import Synchronization
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
         defer { gst_object_unref(source) }
         let box = UnsafeSendable(source)
         let stop = Atomic(false)
-        let tally = Mutex(Tally())
+        let tally = Locked(Tally())
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             var local = Tally()

@@ -1,7 +1,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import Synchronization
+import ReplayCast
 import Testing
 
 /// replaykitsrc in real time on the pipeline clock.
@@ -52,7 +52,7 @@ import Testing
 extension ReplayKitLiveTests {
     /// The `event` action signal applies any schedule action now, and refuses what is not one.
     @Test func eventSignalAppliesScheduleActionsNow() throws {
-        let answers = Mutex<[Bool]>([])
+        let answers = Locked<[Bool]>([])
         let recorded = try RecordedBroadcast.record("duration=1500000000", live: true, pads: ["video", "audio_mic"],
                                                     timeout: 10) { pipeline in
             let source = gst_bin_get_by_name(rc_bin(pipeline), "rk")!

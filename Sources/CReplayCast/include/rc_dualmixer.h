@@ -27,6 +27,8 @@ typedef struct {
   GstAggregatorPad parent;
   RcDualMixerPadSettings settings;
   gint index; /* 0 app, 1 mic */
+  /* The aggregator's own chain function, which queues a buffer for the aggregator thread. */
+  GstPadChainFunction aggregator_chain;
 } RcDualMixerPad;
 
 typedef struct {

@@ -20,7 +20,7 @@ final class DualMixer {
     @exclusivity(unchecked) private var output: OutputFormat = .s16le
     /// Running time of output frame 0, fixed by the first buffer on either input (or the first
     /// aggregate, if that comes first).
-    private let startTime = Mutex<UInt64?>(nil)
+    private let startTime = Locked<UInt64?>(nil)
     /// The next output frame to mix: inputs place nothing before it.
     private let nextOutputFrame = Atomic<Int64>(0)
     private var nextOutput: Int64 {

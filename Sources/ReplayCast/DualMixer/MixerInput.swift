@@ -25,7 +25,10 @@ final class MixerInput {
     private var downmix: ChannelMapping?
     /// Mono to both sides; nil for stereo, which the timeline takes as the resampler writes it.
     private var upmix: ChannelMapping?
-    private let timeline = Mutex(StereoTimeline(capacity: 3 * outputRate))
+    private let timeline = Locked(StereoTimeline(capacity: 3 * outputRate))
+    /// `lookahead`, kept apart from the resampler: dualmixer's latency covers both inputs, so
+    /// the other input's thread reads it while this one's may be replacing the resampler.
+    private let lookaheadTime = Atomic<UInt64>(0)
     /// Running time and input frames written since the input was last aligned.
     private var anchor: (runningTime: UInt64, frames: Int64)?
     /// Output frame the resampler's next output belongs to.
@@ -70,19 +73,18 @@ final class MixerInput {
         drainResampler()
         format = newFormat
         let resampledChannels = min(newFormat.channels, 2)
-        resampler = Resampler(inputRate: newFormat.rate, outputRate: Self.outputRate, channels: resampledChannels)
+        let resampler = Resampler(inputRate: newFormat.rate, outputRate: Self.outputRate, channels: resampledChannels)
+        self.resampler = resampler
         downmix = newFormat.channels == 3 ? ChannelMapping(inputChannels: 3) : nil
         upmix = resampledChannels == 1 ? ChannelMapping(inputChannels: 1) : nil
+        lookaheadTime.store(UInt64(resampler.lookaheadInputFrames) * 1_000_000_000 / UInt64(newFormat.rate), ordering: .relaxed)
         anchor = nil
         DebugLog.dualmixer.info(element, "\(name): \(newFormat.sampleFormat) \(newFormat.rate) Hz \(newFormat.channels) channels, "
                                 + "resampled to \(Self.outputRate) Hz")
     }
 
-    /// Seconds of input the resampler must see past an output frame before producing it.
-    var lookahead: UInt64 {
-        guard let resampler, let format else { return 0 }
-        return UInt64(resampler.lookaheadInputFrames) * 1_000_000_000 / UInt64(format.rate)
-    }
+    /// Nanoseconds of input the resampler must see past an output frame before producing it.
+    var lookahead: UInt64 { lookaheadTime.load(ordering: .relaxed) }
 
     func reset() {
         timeline.withLock { $0.reset(at: 0) }

@@ -1,5 +1,4 @@
 import ReplayKitModel
-import Synchronization
 
 /// The broadcast as a function of time, shared by the three stream threads and the
 /// application thread (action signals). Streams run at different positions (in non-live
@@ -24,7 +23,7 @@ final class BroadcastTimeline: Sendable {
     let profile: DeviceProfile
     let audioAfterCall: Bool
     let live: Bool
-    private let data: Mutex<Data>
+    private let data: Locked<Data>
 
     init(configuration c: BroadcastConfiguration, videoFinish: UInt64?) {
         profile = c.profile
@@ -39,7 +38,7 @@ final class BroadcastTimeline: Sendable {
         var initial = Data(events: order.map { events[$0] }, serials: order)
         // The profile overrides at time 0 are the starting state, not events to announce.
         initial.announced = [0, 1]
-        data = Mutex(initial)
+        data = Locked(initial)
     }
 
     /// Indices of `events` sorted by time; events at the same time keep their order.

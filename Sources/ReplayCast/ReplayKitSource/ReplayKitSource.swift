@@ -1,7 +1,6 @@
 import CGStreamer
 import CReplayCast
 import ReplayKitModel
-import Synchronization
 
 /// Per-element state of replaykitsrc. The running broadcast (configuration, timeline,
 /// producers) is built on READY -> PAUSED (before the tasks start) and dropped on
@@ -19,10 +18,10 @@ final class ReplayKitSource: Sendable {
     }
 
     nonisolated(unsafe) let element: UnsafeMutablePointer<RcReplayKitSrc>
-    private let running = Mutex<Running?>(nil)
+    private let running = Locked<Running?>(nil)
     let waits = StreamWaits()
     /// Why the last refused string property value was refused; opening fails while it stands.
-    private let rejection = Mutex<String?>(nil)
+    private let rejection = Locked<String?>(nil)
 
     init(element: UnsafeMutablePointer<RcReplayKitSrc>) { self.element = element }
 

@@ -1,4 +1,5 @@
 import CGStreamer
+import CReplayCast
 
 /// With while-disconnected=keep: what arrived while there was no connection, per stream, to
 /// send first once the next connection is accepted. Video is kept from a keyframe and trimmed

@@ -33,8 +33,15 @@ final class RtmpReconnectSink {
         return pads
     }
 
+    /// The stream's connection pad, with a reference of the caller's (nil once released).
+    /// Taken under the object lock: `release_pad`, on an application thread, clears the slot
+    /// and drops the element's reference while the stream's thread may still be in `chain`.
     static func outpad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) -> UnsafeMutablePointer<GstPad>? {
-        stream == RC_RTMP_VIDEO ? element.pointee.outpads.0 : element.pointee.outpads.1
+        rc_object_lock(element)
+        defer { rc_object_unlock(element) }
+        let out = stream == RC_RTMP_VIDEO ? element.pointee.outpads.0 : element.pointee.outpads.1
+        if let out { gst_object_ref(out) }
+        return out
     }
 
     func start(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> Bool {
@@ -98,6 +105,7 @@ final class RtmpReconnectSink {
         }
         // A pad released meanwhile has no connection pad: what was admitted is dropped.
         let out = Self.outpad(element, stream)
+        defer { if let out { gst_object_unref(out) } }
         var failed = out == nil
         func send(_ buffer: UnsafeMutablePointer<GstBuffer>) {
             guard !failed, let out else { return gst_buffer_unref(buffer) }
@@ -132,6 +140,7 @@ final class RtmpReconnectSink {
                _ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         let index = Int(stream.rawValue)
         let out = Self.outpad(element, stream)
+        defer { if let out { gst_object_unref(out) } }
         switch rc_event_type(event) {
         case GST_EVENT_EOS:
             let (pushing, allEnded) = gate.withLock { gate -> (Bool, Bool) in

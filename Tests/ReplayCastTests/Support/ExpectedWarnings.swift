@@ -1,11 +1,11 @@
 import CGStreamer
-import Synchronization
+import ReplayCast
 
 /// The suite runs with G_DEBUG=fatal-warnings, so any GLib warning aborts it, except one a
 /// test has said it expects: property setters warn about refused values as GObject does,
 /// and a test of that refusal must see the warning rather than die of it.
 enum ExpectedWarnings {
-    private static let expected = Mutex<[String: Int]>([:])
+    private static let expected = Locked<[String: Int]>([:])
 
     /// Runs `body` with warnings containing `text` tolerated; returns how many were seen.
     static func counting(_ text: String, during body: () throws -> Void) rethrows -> Int {

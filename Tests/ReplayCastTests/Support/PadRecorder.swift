@@ -1,6 +1,6 @@
 import CGStreamer
 import CReplayCast
-import Synchronization
+import ReplayCast
 
 /// Records what flows through a pad (buffers with their timing and flags, and events) from
 /// a pad probe, so tests can assert on timestamps, gaps, caps and tags.
@@ -24,7 +24,7 @@ final class PadRecorder: Sendable {
         case other(String)
     }
 
-    private let records = Mutex<[Record]>([])
+    private let records = Locked<[Record]>([])
     private let inspect: (@Sendable (UnsafeRawBufferPointer) -> String?)?
 
     init(inspect: (@Sendable (UnsafeRawBufferPointer) -> String?)? = nil) {
