@@ -35,8 +35,8 @@ struct SyncCheck {
 
     /// Per-run state the streaming threads write to; read after the pipeline stopped.
     final class Collector: Sendable {
-        let detector = Mutex(SyncMarkDetector())
-        let pacing = Mutex(FramePacing())
+        let detector = Locked(SyncMarkDetector())
+        let pacing = Locked(FramePacing())
         let videoFrames = Atomic<Int>(0)
         let audioSamples = Atomic<Int>(0)
     }

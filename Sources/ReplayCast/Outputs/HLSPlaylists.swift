@@ -1,6 +1,5 @@
 import CGStreamer
 import CReplayCast
-import Synchronization
 
 /// Takes over the playlist writing of every `hlssink2` in a pipeline through its
 /// `get-playlist-stream` signal (hlssink2 keeps segmenting, naming and deleting files):
@@ -27,7 +26,7 @@ public enum HLSPlaylists {
 /// every callback; the playlist streams run on hlssink2's streaming threads, hence the lock.
 final class PlaylistWriter {
     let sink: UnsafeMutablePointer<GstElement>
-    let dating = Mutex(PlaylistDating())
+    let dating = Locked(PlaylistDating())
 
     init(sink: UnsafeMutablePointer<GstElement>) { self.sink = sink }
 

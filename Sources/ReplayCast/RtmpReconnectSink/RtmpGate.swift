@@ -1,6 +1,5 @@
 import CGStreamer
 import CReplayCast
-import Synchronization
 
 /// What the streaming threads and the connection thread share: whether data goes to a
 /// connection now, and what happens to it otherwise. Guarded by RtmpReconnectSink's mutex;
@@ -91,12 +90,13 @@ struct RtmpGate: ~Copyable {
     }
 }
 
-/// The gate behind its lock, shared by the element and its connection thread.
+/// The gate behind its lock, shared by the element and its connection thread (the gate is
+/// noncopyable, which `Locked` does not hold, so the lock guards it from beside it).
 final class RtmpGateLock: @unchecked Sendable {
-    private let mutex = Mutex(())
+    private let lock = Locked(())
     private var gate = RtmpGate()
 
     func withLock<R>(_ body: (inout RtmpGate) -> R) -> R {
-        mutex.withLock { _ in body(&gate) }
+        lock.withLock { _ in body(&gate) }
     }
 }
