@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import PackageDescription
 
 // `--no-undefined` turns a missing @_cdecl symbol into a link error instead of a plugin that

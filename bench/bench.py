@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Runs each case's pipelines (ours, the C peer, the baseline) interleaved, several times,
 and prints median wall times and the own-cost ratio (peer - baseline) / (ours - baseline):
 above 1 means ours costs less than the peer. Wall time is noisy on shared cores, so the same

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """The whole main job: CPU per broadcast second of pipelines/broadcast-hls.pipeline, and the
 share of our elements (libgstreplaycast.so) in it. Target: our elements < 10 % of the
 pipeline's CPU.

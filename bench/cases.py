@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Benchmark cases: our element, its GStreamer C peer, and a baseline with the same source
 and sink around `identity`, so that (pipeline - baseline) is the element's own cost.
 Pipelines are format strings: {n} is the number of buffers."""

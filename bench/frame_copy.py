@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """The physical limit for a compositor that rebuilds every frame: how long copying one frame
 of WIDTHxHEIGHT NV12 (12 bits per pixel) takes on this machine, memcpy between two buffers
 that stay allocated (as a buffer pool's do). Usage: python3 bench/frame_copy.py 1920 1080"""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Prints the CPU share of replaykitsrc running live (iphone-11-ios17, all three pads into
 fakesinks that sync to the clock) for 10 s: (user + system time) / wall time."""
 import resource

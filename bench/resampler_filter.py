@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Designs the resampler's upsampling prototype (ResamplingFilter.upsampling), prints it as
 the Swift literal of its spectrum samples, then its response in the bands below.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Prints the resampling quality of dualmixer and of audioresample (default quality) on
 the same signal: THD+N of a 1 kHz sine at -6 dBFS converted to 48 kHz from 44.1 and 32 kHz,
 measured by a least-squares fit of the tone (everything else is distortion plus noise)."""

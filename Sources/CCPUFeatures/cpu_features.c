@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "CCPUFeatures.h"
 
 int rc_cpu_has_avx2_fma(void) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* dualmixer: GType, pads, properties and trampolines. The mixing engine, its flow control
  * and its event and state-change policy are Swift (Sources/ReplayCast/DualMixer/). */
 #include "include/rc_dualmixer.h"

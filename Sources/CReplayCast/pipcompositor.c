@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* pipcompositor: GTypes of the element and of its sink pads, properties, pad templates,
  * child proxy, the per-frame snapshot of settings and pads taken under their locks, and
  * vfunc trampolines. The decisions (caps, timeouts, what to draw and into which buffer) and

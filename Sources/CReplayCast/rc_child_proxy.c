@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstChildProxy over an element's sink pads, so launch lines and applications reach pad
  * properties as "name.sink_1::xpos=…" or "app::volume=0.5", as with compositor and
  * audiomixer. Children are found by name through the interface's default lookup. */

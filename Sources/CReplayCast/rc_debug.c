@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "rc_debug.h"
 
 static GstDebugCategory *categories[RC_LOG_COUNT];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "include/rc_gst.h"
 
 void rc_element_error_stream_format(gpointer element, const gchar *text, const gchar *debug) {

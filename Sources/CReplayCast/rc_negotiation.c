@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* When nothing upstream offers fits an element, upstream fails on its own with a bare
  * "not-negotiated" that never names the element that refused. These helpers move the
  * failure to our element and say why, without changing any negotiation that can succeed. */

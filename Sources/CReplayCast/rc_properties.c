@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The table-driven properties of rc_properties.h. */
 #include "include/rc_properties.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GValueArray is deprecated in GLib, but it is what `level` posts and what existing level
  * applications read; we keep the same type on purpose. */
 #define GLIB_DISABLE_DEPRECATION_WARNINGS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Buffers that own no memory. pipcompositor's in-place plan hands the main picture's memory
  * downstream in a buffer of its own; taking that buffer and its video meta from this pool
  * (and giving the memory up when the buffer comes back) lets a steady stream reuse a few

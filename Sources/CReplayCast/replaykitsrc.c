@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* replaykitsrc: GType, properties, action signals, pads, state changes and the three
  * stream tasks. What each stream produces, and when, is decided in Swift
  * (ReplayKitSource.swift), and how its tasks wait in StreamWaits.swift. */

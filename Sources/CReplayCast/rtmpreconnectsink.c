@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rtmpreconnectsink: GType, properties and pads. Connections, reconnection and what each
  * buffer and event means are decided in Swift (RtmpReconnectSink.swift); every function
  * here forwards to it or is GStreamer plumbing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Functions implemented in Swift with @_cdecl and called by the C type definitions.
  * The Swift signatures must match these exactly; -Xlinker --no-undefined catches a missing one. */
 #ifndef RC_SWIFT_EXPORTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* volumemeter: GType, properties and pads. Measuring happens in Swift (VolumeMeter.swift);
  * every vfunc here forwards to it. */
 #include "include/rc_volumemeter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// The audio level of RFC 6464 (the RTP header extension), which GStreamer carries in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Per-bin counts and value sums of a histogram, with the totals below any bin and the bin
 /// where a running count reaches a rank in O(log bins) (a Fenwick tree). Integrated loudness
 /// and loudness range read gated sums and percentiles for every message; walking 10,000

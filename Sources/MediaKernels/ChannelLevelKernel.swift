@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import MediaKernelsAVX2
 
 /// MediaKernels' name for the sample layouts (declared beside the AVX2 loops that read them).

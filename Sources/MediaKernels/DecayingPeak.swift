@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// The decaying peak of `level`, step for step, so volumemeter is a drop-in for level on any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// dB conversions with one finite floor, so silence never reports -inf or NaN.

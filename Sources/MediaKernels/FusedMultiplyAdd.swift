@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// `sum += a · b` for the loops compiled twice (ResamplerLoops, LoudnessLoops). For baseline
 /// x86-64 it is a separate multiply and add, because there a fused multiply-add is not an
 /// instruction and `addProduct` would be emulated lane by lane; in MediaKernelsAVX2

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// What a meter measured over one interval. The buffers are the meter's own storage,
 /// valid only while the report callback runs.
 public struct LevelReport {

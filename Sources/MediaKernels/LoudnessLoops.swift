@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The loudness meter's per-sample loops. Compiled twice, like ResamplerLoops: into
 /// MediaKernels for baseline x86-64 and, through a symbolic link, into MediaKernelsAVX2 for
 /// AVX2 + FMA; `LoudnessMeter` picks one by what the CPU has.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// EBU Tech 3342 loudness range (LRA) from short-term loudness values sampled at 10 Hz:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Reads 16 interleaved samples at a time: as two SIMD8 vectors in raw sample units for
 /// squaring (callers scale once per result, not once per sample), while folding the block's
 /// extremes into a running state for the peak.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The K-weighting pre-filter (a high shelf, then the RLB high-pass, each in transposed
 /// direct form II) for two channels at once, one per lane: its coefficients and the state of
 /// both sections, read and updated by `LoudnessLoops` (compiled for baseline x86-64 in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// One compiled copy of the level kernel's loops (`LevelLoops`) bound to a format and channel
 /// count: `ChannelLevelKernel` holds one of these from either module and calls it per buffer.
 package struct LevelLanes {

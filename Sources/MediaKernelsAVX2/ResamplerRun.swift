@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// What one filtering call of `Resampler` reads and updates, handed to the loops in
 /// `ResamplerLoops` (compiled for baseline x86-64 in MediaKernels and for AVX2 + FMA here).
 package struct ResamplerRun {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Interleaved PCM sample layouts the kernels read. Declared here, beside the loops compiled
 /// for AVX2 that are specialised per format; MediaKernels re-exports it under the same name.
 public enum SampleFormat: Sendable, Equatable, CaseIterable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 
 /// Where `replaycast list` and `replaycast run NAME` find pipeline files: `pipelines/` in
@@ -44,13 +45,14 @@ enum PipelineLibrary {
     }
 
     /// The header's first sentence: its first comment lines up to a full stop or a blank
-    /// comment line.
+    /// comment line, after the licence line.
     static func summary(of path: String) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "" }
         var words: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             guard line.hasPrefix("#") else { break }
             let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
+            if body.hasPrefix("SPDX-License-Identifier:") { continue }
             if body.isEmpty { if words.isEmpty { continue } else { break } }
             words.append(body)
             if body.hasSuffix(".") { break }

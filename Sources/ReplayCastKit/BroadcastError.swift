@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Why a broadcast could not be built, started or controlled.
 public enum BroadcastError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The pipeline file could not be read, or a placeholder had no value (`path:line: …`).

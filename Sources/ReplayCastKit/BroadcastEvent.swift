@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import ReplayKitModel
 
 /// What a running broadcast reports, in the order its pipeline posted it. Every case is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The buffers of one uninterrupted stretch of an audio stream: from the broadcast's start,
 /// a resume, or a format change, until the next interruption.
 ///

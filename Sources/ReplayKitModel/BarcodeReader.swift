@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Reads the `FrameBarcode` strip back from a luma plane, scaled or not.
 public enum BarcodeReader {
     public struct Reading: Sendable, Equatable {

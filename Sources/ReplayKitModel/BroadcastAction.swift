@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Something that happens to a broadcast at a scheduled time.
 public enum BroadcastAction: Sendable, Equatable {
     /// broadcastPaused: no samples of any kind until `resume`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A scripted broadcast: what happens when, parsed from a property string such as
 /// `"5s:pause; 8s:resume; 10s:orientation=right; 12s:mic-format=24000; 15s:call-start; 18s:call-end; 20s:finish"`.
 ///

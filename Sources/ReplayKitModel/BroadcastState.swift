@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Where a broadcast stands after the scheduled actions so far, and so which streams flow.
 /// The element applies each due `BroadcastSchedule` event and asks this before producing
 /// a buffer on each pad.

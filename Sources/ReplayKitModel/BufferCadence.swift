@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// How many frames each successive audio buffer of a stream holds.
 ///
 /// ReplayKit hands audio over in fixed-size callbacks, but now and then one callback's worth

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import MediaKernels
 
 /// One audio stream as a device delivers it: format, rate, channels and buffer cadence.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Durations as schedules and activity patterns write them: a decimal number and a unit.
 ///
 /// Accepted: digits with an optional fraction of up to 9 digits, then `ms`, `s`, `m`

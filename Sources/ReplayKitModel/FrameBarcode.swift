@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The machine-readable strip at the top of every emulated screen frame.
 ///
 /// Layout: 2 rows of 64 square cells spanning the full width (cell edges at ⌊i · width / 64⌋,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Frame pacing of a decoded video stream, from the frame number each output frame carries
 /// in its `FrameBarcode` strip.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A 5x7 pixel font with just the characters the screen scene writes: digits, a few
 /// punctuation marks and the capitals of its labels.
 enum GlyphFont {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// Pop-like app audio: C–G–Am–F at 120 bpm, one chord per 2 s bar (an 8 s loop), as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Caller-owned NV12 planes seen through a band of rows, with the few fills the screen scene
 /// is made of. Drawing happens one band of rows at a time so the rows being painted stay in
 /// cache while several shapes overlap them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import MediaKernels
 
 /// A colour as NV12 full-range bytes: one luma byte and the interleaved Cb, Cr pair.

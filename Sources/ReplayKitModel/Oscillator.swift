@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// Table-lookup oscillator and noise whose value at sample n depends on n alone, which is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import MediaKernels
 
 /// Interleaves planar Float channels (full scale ±1) into raw samples of any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Stable pseudo-random bits from an integer, for content that must be random-looking yet
 /// identical on every run and at every position (the SplitMix64 finaliser).
 enum Scramble {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// When the emulated screen changes, and so when ReplayKit would hand over a video frame.
 ///
 /// Grammar (the `activity` property):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// One frame's worth of the scene: the values that move, derived once from the frame number
 /// and time, then drawn band by band.
 struct ScreenFrame {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Where everything on the emulated screen goes at one frame size, and in what colours,
 /// worked out once per size. Sizes are fractions of the width, like a UI laid out in
 /// points on a phone, so the screen looks the same at every resolution.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Draws the emulated phone screen into NV12 full-range frames: a status bar with a
 /// recording clock, a scrolling list of cards, a "now playing" panel with a timecode, a
 /// progress bar and a dot that bounces on every beat of `ProgramAudio`'s music, over a

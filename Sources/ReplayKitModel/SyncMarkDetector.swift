@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Finds `SyncMarks` in decoded output and measures audio against video at each.
 ///
 /// Feed it every decoded video frame (its time and mean luma, 0–255 full range) and every

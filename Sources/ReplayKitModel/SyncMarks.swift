@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// Audio–video sync marks of the emulated broadcast: at every whole second of capture time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import MediaKernels
 
 /// The four orientations ReplayKit attaches to video samples (`RPVideoSampleOrientationKey`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "property_values.h"
 #include <gst/gst.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* ThreadSanitizer builds only: GLib's GMutex, GCond and GAsyncQueue made visible to it.
  *
  * On Linux GLib implements GMutex and GCond on futexes, in a library built without the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// How many positions of two sample sequences hold the same bits, or nil when their lengths
 /// differ. Tests compare it with the count they expect, so a short or empty result fails
 /// instead of passing with nothing compared.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Testing
 
 /// Where the output ends when the main picture ends while a PiP goes on: with the main

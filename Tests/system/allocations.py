@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Zero allocations per buffer: each element runs to steady state (2 s of content; non-live
 but for rtmpreconnectsink, which streams to a real nginx-rtmp), then the malloc_count.so shim (LD_PRELOAD, see malloc_count.c) counts the heap
 allocations made from libgstreplaycast.so while WINDOW buffers pass the element's output.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """examples/c/meters.c as a C developer meets it (issue 12's acceptance): built with only
 `pkg-config --cflags --libs replaycast` from the scratch install, run to EOS with the
 elements registered in-process (a HOME without the plugin) and with --plugin (the

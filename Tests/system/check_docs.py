@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Every element of the plugin has docs/<element>.md whose property table and pad templates
 agree with what gst-inspect-1.0 prints. Exits non-zero listing each disagreement. A row whose
 description says "GStreamer 1.N and later" (a property a newer base class adds) is expected

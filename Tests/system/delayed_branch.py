@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Runs a gst-launch line for SECONDS with the src pad of the element named ELEMENT
 offset by OFFSET_NS (gst_pad_set_offset: that branch's running time moves, as a late
 capture or a slow encoder would move it), then sends EOS and waits for the end.

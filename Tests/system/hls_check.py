@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Checks a finished HLS output the way a player meets it, with ffprobe and ffmpeg.
 
     hls_check.py PLAYLIST [--duration S --tolerance S] [--size WxH] [--no-dates]

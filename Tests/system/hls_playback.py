@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """A real player for ReplayCast's HLS output: headless Chromium (Debian's chromium +
 chromium-driver, driven by Selenium from python3-selenium) plays it, as a viewer would.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """What gst-inspect-1.0 prints for each element, held against the committed copy in
 Tests/system/inspect/<GStreamer major.minor>/<element>.txt, so a change to pads, caps,
 properties, signals or metadata is one a commit makes on purpose (refresh with --update and

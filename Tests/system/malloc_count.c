@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* LD_PRELOAD shim for Tests/system/allocations: counts heap allocations made on behalf of
  * libgstreplaycast.so while armed.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """docs/embedding.md's message reference against the code: the names replaycast.h defines,
 and the messages the elements really post (names, fields, field types).
 

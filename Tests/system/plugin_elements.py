@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """What the system checks ask gst-inspect-1.0: one element's page, and the elements the
 replaycast plugin registers (so a new element is checked without being listed anywhere)."""
 import functools

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """examples/python/broadcast.py against the installed plugin (issue 12's acceptance):
 pipelines/meters.pipeline live, paused at 1 s, resumed at 2 s, finished at 3.5 s.
 

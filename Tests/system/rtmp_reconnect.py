@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """rtmpreconnectsink against a real nginx-rtmp (scripts/rtmp-server), in a Python gi
 application with an HLS branch in the same pipeline (issue 11's acceptance):
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Runs every gst-launch-1.0 line found in a ```sh block of docs/*.md: each must finish
 with status 0 within 60 s. Lines are the documentation's promises. Lines that publish to
 rtmp://127.0.0.1:1935 get the local server the docs tell users to start

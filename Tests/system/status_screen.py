@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """`replaycast run` on a terminal (a real pty, from script(1)) redraws one status block in
 place; piped, it prints plain status lines. Checks the numbers the block shows.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """A GStreamer application written the way level applications are, reading volumemeter."""
 import math
 import sys

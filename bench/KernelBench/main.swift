@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The kernels' own costs, away from GStreamer: resampler, mixing kernels, the PiP draw next to
 // a frame copy, the emulated screen and programme audio (with videotestsrc timed in the same
 // run as the budget). Prints; asserts nothing. Run by bench/kernels (a release build).

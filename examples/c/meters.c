@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* meters: a C application that runs a pipeline to its end and prints every volumemeter
  * reading. ReplayCast's elements come from replaycast_init(), which registers them in this
  * process, or, with --plugin, from the installed plugin like any other GStreamer element.

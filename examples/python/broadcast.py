@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Runs a broadcast from a pipeline file with PyGObject, prints volumemeter readings and the
 ReplayKit broadcast's lifecycle, and pauses, resumes and finishes it through replaykitsrc's
 action signals at the given running times (seconds).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Everything Swift sees of the C side: instance structs of our element types, the
  * macro/variadic replacements in rc_gst.h, the version shims in rc_compat.h, and the
  * public header for applications. */

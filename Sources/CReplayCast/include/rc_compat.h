@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The one place where GLib and GStreamer versions differ for us. Each shim names the
  * version that needs it and when it can go; code elsewhere is written once for every
  * supported release (Debian 12's GStreamer 1.22 through 1.28). */

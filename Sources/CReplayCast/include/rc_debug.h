@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One GStreamer debug category per element, named after its factory, so that
  * GST_DEBUG=pipcompositor:6 shows what pipcompositor decides. GST_DEBUG_CATEGORY_INIT and
  * gst_debug_log's format string do not import into Swift: Swift logs through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GStreamer's cast, lock and accessor macros, GType macros and variadic constructors do
  * not import into Swift. Each helper here replaces exactly one of them and can go when
  * Swift's C importer learns to expand function-like macros. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef RC_PIPCOMPOSITOR_H
 #define RC_PIPCOMPOSITOR_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef RC_RTMPRECONNECTSINK_H
 #define RC_RTMPRECONNECTSINK_H
 

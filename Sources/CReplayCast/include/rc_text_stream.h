@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A GOutputStream that collects what is written and hands the whole text to a callback
  * when it is closed. hlssink2 asks its `get-playlist-stream` signal for the stream it
  * writes each playlist to and closes it when done; with this stream an application sees

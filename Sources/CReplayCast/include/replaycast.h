@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* ReplayCast for C applications: register the elements in-process, and the names of the
  * messages they post and of their fields. docs/embedding.md has the reference (types,
  * units); Tests/system/message_reference.py checks both against what the elements post.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Maps 1, 2 or 3 interleaved input channels to interleaved stereo, with the input's gain
 /// applied in the same pass, either storing the result or adding it to a mix.
 ///

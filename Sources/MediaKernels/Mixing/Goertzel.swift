@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// Amplitude of one frequency in a Float signal (one channel of interleaved frames), by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 #if _endian(big)
 #error("PCMConversion reads and writes little-endian formats with plain loads and stores")
 #endif

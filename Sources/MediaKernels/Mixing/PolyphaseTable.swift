@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The resampling filter sampled at every output phase, one contiguous row of taps per
 /// phase, in the order the taps meet the input (oldest input frame first), so the inner loop
 /// is a plain forward dot product.

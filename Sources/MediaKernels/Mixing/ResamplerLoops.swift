@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The resampler's filtering loops. This file is compiled twice: into MediaKernels for
 /// baseline x86-64 (SSE) and, through a symbolic link, into MediaKernelsAVX2 with
 /// `-target-cpu haswell` (8-wide vectors, fused multiply-add); `Resampler` picks one at init

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// The low-pass prototypes behind `Resampler`, one for raising the rate and one for

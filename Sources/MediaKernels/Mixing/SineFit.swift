@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// Least-squares fit of amplitude·sin(2π·f·n/rate + phase) + offset to one channel of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Keeps a summed mix inside full scale without wrapping, for `mix-mode=sum`.
 ///
 /// A stateless waveshaper, chosen over a gain-riding limiter because it needs no lookahead

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Stereo Float frames placed on the output timeline (absolute output frame indices),
 /// knowing which frames came from input data and which were filled in as silence (a gap,
 /// a late or absent input): appends come in runs of one kind, so that is kept as the list of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 extension PixelRect {
     /// The largest rectangle with the aspect ratio of `content` that fits `bounds`, centred
     /// (letterbox or pillarbox). Sizes round to the nearest multiple of `alignment` (2 for

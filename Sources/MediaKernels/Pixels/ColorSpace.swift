@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The YUV matrix of a picture (GStreamer `colorimetry` matrix part).
 public enum ColorMatrix: Sendable, CaseIterable {
     case bt601

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Converts 8-bit YUV between two (matrix, range) pairs, so the element can bring a small
 /// PiP to the main picture's colour space instead of converting the main picture.
 ///

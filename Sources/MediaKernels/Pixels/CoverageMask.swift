@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// How much of each sample position of a PiP is picture, border or main frame, for a
 /// rounded rectangle with an inner border. Built once per (size, style); per frame only
 /// read.

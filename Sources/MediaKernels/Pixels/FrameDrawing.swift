@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 extension VideoFrame {
     /// Fills `rect` (luma pixels, snapped and clipped by `Placement`) with `color`.
     public func fill(_ rect: PixelRect, with color: PlaneColor) {

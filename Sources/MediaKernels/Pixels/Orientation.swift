@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// GStreamer's `image-orientation` tag values: how the picture must be turned to be shown
 /// upright. "flip-rotate-N" mirrors left-right, then rotates N degrees clockwise; so
 /// flip-rotate-90 is the anti-transpose and flip-rotate-270 the transpose (what

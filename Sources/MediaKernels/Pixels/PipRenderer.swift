@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Decorations of a PiP.
 public struct PipStyle: Hashable, Sendable {
     /// Width in luma pixels of a border drawn inside the PiP rectangle; 0 for none.

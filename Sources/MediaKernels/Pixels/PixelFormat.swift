@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The pixel formats the PiP kernels handle. NV12 is native (iOS screen capture delivers
 /// `420YpCbCr8BiPlanarFullRange`); the others come from cameras and overlays.
 public enum PixelFormat: Sendable, CaseIterable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A position in luma (full-resolution) pixels. Negative values place a picture partly
 /// outside the frame, as compositor's `xpos`/`ypos` allow.
 public struct PixelPoint: Hashable, Sendable {

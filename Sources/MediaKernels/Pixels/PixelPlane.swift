@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A view of one plane of a picture in memory the caller owns: `width`×`height` sample
 /// positions of `bytesPerPixel` bytes each, rows `stride` bytes apart. Copying a plane copies
 /// the view, never the pixels.

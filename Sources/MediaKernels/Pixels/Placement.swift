@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Where a picture of `content` size lands in a frame, following compositor's rules so an
 /// unscaled opaque PiP is bit-exact with `compositor` (verified against GStreamer 1.22,
 /// see `PixelOps.copy`):

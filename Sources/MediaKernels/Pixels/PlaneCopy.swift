@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import MediaKernelsAVX2
 
 /// Copies of sample rectangles between planes through `RowCopyLoops`, in the compiled copy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Keeps copies of a few rectangles of a frame, to put them back later: what lies under the
 /// PiPs when they are drawn into the main picture in place, so the same main picture can be
 /// shown again (repeated frames) without the old PiPs and without copying the whole frame.

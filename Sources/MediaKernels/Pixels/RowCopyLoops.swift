@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The rectangle copy behind an unscaled opaque PiP and behind saving and restoring what PiPs
 /// cover: the only bulk work of pipcompositor's in-place frames. This file is compiled twice,
 /// like ResamplerLoops: into MediaKernels for baseline x86-64 and, through a symbolic link,

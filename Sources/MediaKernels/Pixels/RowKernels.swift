@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Row loops shared by every operation: they see bytes, never formats. SIMD16 lanes map to
 /// two SSE registers of 8×16 bit, the widest that the default x86-64 target has.
 enum RowKernels {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Scales pictures of one size into a rectangle of another size, same format. Build it
 /// when caps or the PiP size change (it precomputes every tap and owns its scratch row);
 /// per frame `scale` allocates nothing and takes no lock. Not for concurrent use: one

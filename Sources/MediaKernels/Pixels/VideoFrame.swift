@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A view of one picture: its format, luma size and up to three planes over memory the
 /// caller owns (a mapped `GstVideoFrame`, a scratch buffer). One view type for all four
 /// formats lets a kernel chosen at caps time take any of them without generics.

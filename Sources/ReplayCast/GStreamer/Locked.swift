@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// A value shared between threads, behind a pthread mutex; for waiting until it changes, see

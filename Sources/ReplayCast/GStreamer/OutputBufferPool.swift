@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 
 /// Output buffers for an element that fills its own (dualmixer's mix, replaykitsrc's audio

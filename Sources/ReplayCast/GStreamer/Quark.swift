@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 
 /// Interned field names: a structure field set by quark skips the string lookup.

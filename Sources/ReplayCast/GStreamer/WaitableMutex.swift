@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// A value shared between threads, some of which wait for it to change: a pthread mutex

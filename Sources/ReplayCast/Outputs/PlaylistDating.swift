@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// Rewrites the media playlists hlssink2 renders so players can place each segment in real

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import ReplayKitModel
 
 /// The broadcast as a function of time, shared by the three stream threads and the

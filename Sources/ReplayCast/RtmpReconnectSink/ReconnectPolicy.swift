@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// When to try again after an RTMP connection fails, and whether to: the decisions of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef RC_LEAKS_REPORT_H
 #define RC_LEAKS_REPORT_H
 #include <glib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef RC_PROPERTY_VALUES_H
 #define RC_PROPERTY_VALUES_H
 #include <glib-object.h>

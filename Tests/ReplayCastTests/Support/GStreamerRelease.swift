@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 
 /// The GStreamer this test process runs on, for the few checks where GStreamer's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A 64-bit LCG (Knuth's MMIX constants): the same seed, the same sequence, so a failing
 /// seeded test can be run again as it was.
 struct Seeded {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 
 /// Writes 16-bit PCM WAV files, the common ground between our pipelines and ffmpeg.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Runs a broadcast from a pipeline file through ReplayCastKit and prints its typed events:
 //
 //   swift run BroadcastEventsExample [FILE] [SECONDS] [NAME=VALUE ...]
