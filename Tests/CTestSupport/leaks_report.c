@@ -73,6 +73,28 @@ gchar *rc_leaks_report(void) {
   while (g_hash_table_iter_next(&iter, &name, &count))
     g_string_append_printf(text, "%u %s\n", GPOINTER_TO_UINT(count), (const gchar *)name);
   g_hash_table_unref(counts);
+  /* What held a leaked object is easier to find knowing its reference count, whether it
+   * still has a parent, its state, and (with the tracer's stack traces) where it was made. */
+  for (guint i = 0; g_getenv("RC_LEAKS_DETAILS") && list && i < gst_value_list_get_size(list); i++) {
+    const GstStructure *entry = gst_value_get_structure(gst_value_list_get_value(list, i));
+    const GValue *object = gst_structure_get_value(entry, "object");
+    if (held_by_registry(object, caps)) continue;
+    gchar *fields = gst_structure_to_string(entry);
+    g_string_append_printf(text, "%s\n", fields);
+    g_free(fields);
+    if (!G_VALUE_HOLDS_OBJECT(object) || !GST_IS_OBJECT(g_value_get_object(object))) continue;
+    GstObject *held = g_value_get_object(object);
+    g_string_append_printf(text, "  %p refcount %u, parent %s", (void *)held, G_OBJECT(held)->ref_count,
+        held->parent ? GST_OBJECT_NAME(held->parent) : "none");
+    if (GST_IS_ELEMENT(held))
+      g_string_append_printf(text, ", state %s", gst_element_state_get_name(GST_STATE(held)));
+    if (GST_IS_PAD(held))
+      g_string_append_printf(text, ", mode %s, task %p", gst_pad_mode_get_name(GST_PAD_MODE(held)),
+          (void *)GST_PAD_TASK(held));
+    if (GST_IS_TASK(held))
+      g_string_append_printf(text, ", task state %d", GST_TASK_STATE(held));
+    g_string_append(text, "\n");
+  }
   g_hash_table_unref(caps);
   /* info is not freed: the tracer hands over the leaked objects without taking a reference,
    * so freeing it would unref objects that are still in use. The process is ending. */

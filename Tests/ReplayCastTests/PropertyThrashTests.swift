@@ -142,4 +142,30 @@ import Testing
                 "the same frames at the same times: \(thrashed.out.buffers.count) vs \(alone.out.buffers.count), first differing \(String(describing: differ))")
         print("replaykitsrc thrash: \(thrashed.written)")
     }
+
+    /// rtmpreconnectsink's reconnection policy (retries, delays, backoff, what to keep while
+    /// disconnected) written while it streams to a real nginx-rtmp: the connection it made
+    /// at the start is neither dropped nor made again, and every frame reaches the server.
+    @Test func rtmpreconnectsinkKeepsItsConnection() throws {
+        let server = try RtmpServer()
+        defer { server.stop() }
+        let description = "videotestsrc num-buffers=60 ! video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t "
+            + "! queue ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse ! el.video "
+            + "t. ! queue ! fakesink sync=true name=out "
+            + "rtmpreconnectsink name=el location=\(server.url("thrash"))"
+        // location applies from the next start: the only valid value here is the server's own.
+        let thrashed = try Self.play(description, targets: ["el"], strings: ["location": [server.url("thrash")]])
+        Self.expectThrashedWhilePlaying(thrashed, "rtmpreconnectsink", properties: 7)
+        #expect(thrashed.out.buffers.count == 60)
+        #expect(thrashed.run.messages(from: "el", named: "rtmp-connected").count == 1)
+        for lost in ["rtmp-disconnected", "rtmp-reconnecting", "rtmp-reconnected"] {
+            #expect(thrashed.run.messages(from: "el", named: lost).isEmpty, "\(lost) while connected")
+        }
+        server.stop()
+        let probe = try runCommand("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                        "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0",
+                                                        server.recording("thrash").path])
+        #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,60", "the recording: \(probe.output)")
+        print("rtmpreconnectsink thrash: \(thrashed.written)")
+    }
 }

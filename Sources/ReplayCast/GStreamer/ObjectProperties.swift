@@ -10,6 +10,10 @@ public enum ObjectProperties {
         read(object, name, rc_type_string()) { value in g_value_get_string(value).map { String(cString: $0) } }
     }
 
+    static func uint(_ object: UnsafeMutableRawPointer, _ name: String) -> guint {
+        read(object, name, rc_type_uint()) { g_value_get_uint($0) }
+    }
+
     static func uint64(_ object: UnsafeMutableRawPointer, _ name: String) -> guint64 {
         read(object, name, rc_type_uint64()) { g_value_get_uint64($0) }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import Synchronization
 
 /// One attempt at publishing: a private pipeline, queue per stream ! flvmux ! rtmp2sink, fed
 /// from the element's unparented source pads. A fresh muxer per attempt gives the server a
@@ -13,6 +14,8 @@ final class RtmpConnection {
     private var links: [(out: UnsafeMutablePointer<GstPad>, queuePad: UnsafeMutablePointer<GstPad>)] = []
     /// When the server was first seen answering (nanoseconds, monotonic).
     private(set) var answeredAt: GstClockTime?
+    private let bus: AttemptBus
+    private var closed = false
 
     /// Queues hold this much media; in a live pipeline they drop the oldest beyond it rather
     /// than hold up the streaming threads of the rest of the pipeline.
@@ -38,13 +41,14 @@ final class RtmpConnection {
         let bin = rc_bin(pipeline)
         sink = gst_bin_get_by_name(bin, "sink")!
         gst_util_set_object_arg(rc_gobject(sink), "location", location)
-        let bus = gst_element_get_bus(pipeline)!
+        bus = AttemptBus(inbox: inbox, sink: sink)
+        let pipelineBus = gst_element_get_bus(pipeline)!
         // Every message of the attempt goes to the connection thread, which alone acts on them.
-        gst_bus_set_sync_handler(bus, { _, message, inbox in
-            g_async_queue_push(OpaquePointer(inbox), message)
+        gst_bus_set_sync_handler(pipelineBus, { _, message, bus in
+            Unmanaged<AttemptBus>.fromOpaque(bus!).takeUnretainedValue().forward(message!)
             return GST_BUS_DROP
-        }, UnsafeMutableRawPointer(g_async_queue_ref(inbox)), { g_async_queue_unref(OpaquePointer($0)) })
-        gst_object_unref(bus)
+        }, Unmanaged.passRetained(bus).toOpaque(), { Unmanaged<AttemptBus>.fromOpaque($0!).release() })
+        gst_object_unref(pipelineBus)
         for (stream, out) in outpads {
             let queue = gst_bin_get_by_name(bin, stream.name)!
             self.queues.append(queue)
@@ -84,6 +88,9 @@ final class RtmpConnection {
     /// The bus stops forwarding to the inbox: messages left there hold the pipeline, and the
     /// forwarding held the inbox, a cycle that leaked both when a stop came mid-attempt.
     func close() {
+        guard !closed else { return }
+        closed = true
+        awaitConnectOutcome()
         gst_element_set_state(pipeline, GST_STATE_NULL)
         let bus = gst_element_get_bus(pipeline)!
         gst_bus_set_sync_handler(bus, nil, nil, nil)
@@ -95,12 +102,59 @@ final class RtmpConnection {
         links.removeAll()
     }
 
+    /// rtmp2sink (GStreamer 1.22) stopped while its connect is under way can leave the
+    /// connect's last callback on its private main context after its thread has stopped
+    /// iterating it: the GTask it made for the connect then holds the sink for ever (found
+    /// by the leaks tracer: an rtmp2sink, its pad and its GstTask alive at exit after a
+    /// stop 1 ms into an attempt). So the pipeline stops once the connect has an outcome:
+    /// the sink has a connection (its stats count bytes in) or has posted its error. A
+    /// server that never answers holds the stop for at most the sink's timeout plus 1 s.
+    private func awaitConnectOutcome() {
+        var state = GST_STATE_NULL
+        gst_element_get_state(sink, &state, nil, 0)
+        guard state.rawValue >= GST_STATE_PAUSED.rawValue else { return }
+        let bound = GstClockTime(ObjectProperties.uint(sink, "timeout")) + 1
+        let deadline = Self.monotonic() + bound * 1_000_000_000
+        while !bus.sinkFailed.load(ordering: .acquiring) && !pollAnswered(now: Self.monotonic()) {
+            guard Self.monotonic() < deadline else {
+                DebugLog.rtmpreconnectsink.warning(sink, "stopping an attempt whose connect has no outcome after \(bound) s")
+                return
+            }
+            g_usleep(1000)
+        }
+    }
+
+    private static func monotonic() -> GstClockTime { GstClockTime(g_get_monotonic_time()) * 1000 }
+
     deinit {
         close()
         for queue in queues { gst_object_unref(queue) }
         gst_object_unref(sink)
         gst_object_unref(pipeline)
     }
+}
+
+/// The attempt's bus sync handler's state: where messages go, and whether rtmp2sink has
+/// posted an error (its connect then has an outcome). Written on the posting threads, read
+/// by the connection thread.
+private final class AttemptBus {
+    private let inbox: OpaquePointer
+    private let sink: UnsafeMutableRawPointer
+    let sinkFailed = Atomic<Bool>(false)
+
+    init(inbox: OpaquePointer, sink: UnsafeMutablePointer<GstElement>) {
+        self.inbox = g_async_queue_ref(inbox)
+        self.sink = UnsafeMutableRawPointer(sink)
+    }
+
+    func forward(_ message: UnsafeMutablePointer<GstMessage>) {
+        if message.pointee.type == GST_MESSAGE_ERROR && UnsafeMutableRawPointer(message.pointee.src) == sink {
+            sinkFailed.store(true, ordering: .releasing)
+        }
+        g_async_queue_push(inbox, message)
+    }
+
+    deinit { g_async_queue_unref(inbox) }
 }
 
 struct RtmpConnectionError: Error {
