@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 
 /// A real nginx-rtmp on 127.0.0.1, started with scripts/rtmp-server on a port of its own and
