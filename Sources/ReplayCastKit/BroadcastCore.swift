@@ -74,8 +74,9 @@ final class BroadcastCore: @unchecked Sendable {
     func waitUntilPlaying() async -> BroadcastEnding? {
         await withCheckedContinuation { (waiter: CheckedContinuation<BroadcastEnding?, Never>) in
             let answer: BroadcastEnding?? = state.withLock { s in
-                if case .ended(let ending) = s.phase { return .some(ending) }
+                // A broadcast that played counts as started even if it has ended since.
                 if s.playing { return .some(nil) }
+                if case .ended(let ending) = s.phase { return .some(ending) }
                 s.startWaiters.append(waiter)
                 return nil
             }
@@ -173,6 +174,9 @@ final class BroadcastCore: @unchecked Sendable {
         continuation.yield(event)
         switch event {
         case .endOfStream:
+            // Sinks post EOS only in PLAYING, possibly before the pipeline's own message
+            // that it is PLAYING: a short non-live broadcast has played when its EOS arrives.
+            becamePlaying()
             return (state.withLock { $0.pendingError } ?? unreached).map(BroadcastEnding.failed) ?? .endOfStream
         case .error(let issue):
             guard PipelineEnding.outputsCanFinish(after: message.pointee.src) else { return .failed(issue) }
