@@ -16,6 +16,8 @@ struct BroadcastStatus {
         var sink: UnsafeMutablePointer<GstElement>
         var name: String
         var location: String
+        /// An rtmpreconnectsink (it reports its connection); else an rtmp2sink.
+        var reconnects: Bool
         var failure: String?
         /// rtmpreconnectsink: whether the server ever accepted the stream, and until it did,
         /// why the last attempt failed and how many had.
@@ -25,9 +27,7 @@ struct BroadcastStatus {
         /// An rtmpreconnectsink that never reached its server and posted no error about it:
         /// the broadcast reached no one there, which the run must not call a success.
         var unreached: String? {
-            guard failure == nil, !connected, g_object_class_find_property(rc_object_class(sink), "reconnections") != nil else {
-                return nil
-            }
+            guard reconnects, failure == nil, !connected else { return nil }
             let why = notConnected.map { "\($0.reason) (\($0.attempts) attempts)" } ?? "no answer from the server"
             return "never connected to \(location): \(why)"
         }
@@ -45,9 +45,11 @@ struct BroadcastStatus {
 
     init(title: String, pipeline: UnsafeMutablePointer<GstElement>) {
         self.title = title
-        rtmp = (BinElements.made(by: "rtmp2sink", in: pipeline) + BinElements.made(by: "rtmpreconnectsink", in: pipeline)).map { sink in
-            RTMPOutput(sink: sink, name: String(cString: rc_object_name(sink)),
-                       location: ObjectProperties.string(sink, "location") ?? "?")
+        rtmp = [("rtmp2sink", false), ("rtmpreconnectsink", true)].flatMap { factory, reconnects in
+            BinElements.made(by: factory, in: pipeline).map { sink in
+                RTMPOutput(sink: sink, name: String(cString: rc_object_name(sink)),
+                           location: ObjectProperties.string(sink, "location") ?? "?", reconnects: reconnects)
+            }
         }
     }
 
@@ -107,7 +109,7 @@ struct BroadcastStatus {
     func rtmpState(_ output: RTMPOutput) -> String {
         if let failure = output.failure { return failure }
         if let (reason, attempts) = output.notConnected { return "not connected: \(reason), attempt \(attempts)" }
-        if g_object_class_find_property(rc_object_class(output.sink), "reconnections") != nil {
+        if output.reconnects {
             return "\(Self.enumNick(output.sink, "connection")), \(Self.uintProperty(output.sink, "reconnections")) reconnections"
         }
         let sent = Self.bytesSent(output.sink)

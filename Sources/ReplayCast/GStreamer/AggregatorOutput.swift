@@ -11,6 +11,12 @@ enum AggregatorOutput {
         rc_aggregator_pad(rc_aggregator_src_pad(element))!.pointer(to: \.segment)!
     }
 
+    /// Where the next output frame starts: the position once one was made, the segment's
+    /// start before that.
+    static func nextFrameStart(_ segment: GstSegment) -> GstClockTime {
+        segment.position != GstClockTime.max && segment.position >= segment.start ? segment.position : segment.start
+    }
+
     static func setPosition(_ element: UnsafeMutableRawPointer, _ position: GstClockTime) {
         let segment = segment(element)
         rc_object_lock(element)

@@ -440,7 +440,7 @@ final class PipCompositor {
         var segment = output.pointee
         rc_object_unlock(element)
         guard segment.rate > 0 else { return false }
-        let start = segment.position != GstClockTime.max && segment.position >= segment.start ? segment.position : segment.start
+        let start = AggregatorOutput.nextFrameStart(segment)
         let half = gst_util_uint64_scale(500_000_000, guint64(rate.d), guint64(rate.n))
         let middle = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, start &+ half)
         rc_object_lock(main)
@@ -485,7 +485,7 @@ final class PipCompositor {
         rc_object_lock(element)
         let segment = output.pointee
         if segment.rate > 0 {
-            let from = segment.position != GstClockTime.max && segment.position >= segment.start ? segment.position : segment.start
+            let from = AggregatorOutput.nextFrameStart(segment)
             let position = from &+ frame
             if segment.stop == GstClockTime.max || position < segment.stop {
                 output.pointee.position = position
