@@ -61,6 +61,11 @@ struct PropertyThrash {
     /// 1.22, audiomixer and compositor too): the base class's, not ours.
     static let maximumRefused: Set<String> = ["latency", "min-upstream-latency"]
 
+    /// GStreamer 1.28's start-time-selection=now deadlocks GstAggregator at its first buffer
+    /// (gst_aggregator_pad_chain_internal asks gst_element_get_current_running_time, which
+    /// takes the object lock the chain already holds): audiomixer hangs as dualmixer does.
+    static let valuesThatDeadlock: [String: String] = ["start-time-selection": "now"]
+
     private mutating func set(_ object: UnsafeMutablePointer<GObject>, _ spec: UnsafeMutablePointer<GParamSpec>,
                               _ name: String) {
         var value = GValue()
@@ -73,7 +78,19 @@ struct PropertyThrash {
             var pick = guint(random.next(4))
             if pick == 1 && Self.maximumRefused.contains(name) { pick = 3 }
             _ = rc_property_pick(spec, pick, random.unit(), &value)
+            if let nick = Self.valuesThatDeadlock[name], Self.enumNick(value) == nick {
+                g_value_unset(&value)
+                _ = rc_property_pick(spec, 0, 0, &value)
+            }
         }
         g_object_set_property(object, name, &value)
+    }
+
+    private static func enumNick(_ value: GValue) -> String? {
+        var value = value
+        guard g_type_is_a(value.g_type, g_type_from_name("GEnum")) != 0,
+              let enumClass = g_type_class_peek(value.g_type)?.assumingMemoryBound(to: GEnumClass.self),
+              let entry = g_enum_get_value(enumClass, g_value_get_enum(&value)) else { return nil }
+        return String(cString: entry.pointee.value_nick)
     }
 }
