@@ -99,9 +99,12 @@ final class StateMatrix {
 
     /// Takes the steps, then plays to EOS (or error, or `timeout`).
     func run(after steps: Sequence = [], timeout: Double = 20) -> Outcome {
+        var previous = GST_STATE_PLAYING
         for state in steps {
             change(to: state)
             if state == GST_STATE_PLAYING { Thread.sleep(forTimeInterval: playFor) }
+            if state == GST_STATE_PAUSED && previous == GST_STATE_PLAYING { LiveSources.settle(pipeline) }
+            previous = state
         }
         change(to: GST_STATE_PLAYING)
         let error = waitForEnd(timeout: timeout)
@@ -139,7 +142,9 @@ final class StateMatrix {
             defer { g_clear_error(&gerror) }
             return gerror.map { String(cString: $0.pointee.message) } ?? "error"
         }
-        return "no EOS after \(timeout) s (\(Self.aggregatorInputs(pipeline)))"
+        let stopped = LiveSources.stopped(in: pipeline)
+        return "no EOS after \(timeout) s (\(Self.aggregatorInputs(pipeline))"
+            + (stopped.isEmpty ? ")" : "; live sources stopped in PLAYING: \(stopped.joined(separator: ", ")))")
     }
 
     /// What every aggregator's inputs are doing, for a run that did not end: which have their
