@@ -64,7 +64,7 @@ import Testing
     /// (GstVideoAggregator 1.22 drops the frame queued before new caps and shows the next
     /// one in its place), each frame the size of its main picture and drawn from it, the last
     /// one repeated until the end.
-    @Test func outputFollowsTheMainPicturesSizeAsInCompositor() {
+    @Test func pipcompositorFollowsTheMainPicturesSizeAsCompositorDoes() {
         func frames(_ factory: String) -> [(size: Int, luma: UInt8)] {
             let harness = Harness(factory: factory, sinkPad: "sink_0", caps: "video/x-raw,format=NV12,width=160,height=120,framerate=30/1")
             gst_harness_play(harness.harness)

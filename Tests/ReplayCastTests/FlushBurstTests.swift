@@ -95,4 +95,19 @@ import Testing
         #expect(harness.errors.isEmpty, "\(harness.errors)")
         #expect(luma == [UInt8](repeating: 0x80, count: 5), "the five frames after the flush: \(luma)")
     }
+
+    /// A publisher with no server, keeping what it is handed: flushes in the middle of a burst
+    /// of access units and a last flush after it leave it taking buffers and ending in EOS.
+    @Test func rtmpreconnectsinkKeepsTakingAndEnds() throws {
+        let harness = try HostileInputTests.disconnectedPublisher("burst")
+        Self.interruptThenFlush(harness, count: 600, size: 97, duration: 33_333_333, aggregator: false, "rtmpreconnectsink")
+        let after = (0..<30).filter { k in
+            harness.push([UInt8](repeating: 0x40, count: 97), pts: UInt64(k) * 33_333_333, duration: 33_333_333) == GST_FLOW_OK
+        }.count
+        harness.pushEOS()
+        harness.waitForSinkEOS()
+        #expect(after == 30, "access units taken after the last flush: \(after) of 30")
+        #expect(harness.errors.isEmpty, "\(harness.errors)")
+        #expect(harness.endsOfStream >= 1, "EOS without a connection")
+    }
 }

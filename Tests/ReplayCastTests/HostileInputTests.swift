@@ -162,21 +162,28 @@ import Testing
         Self.expectMixesAgain(harness, "after odd input")
     }
 
-    /// Odd H.264 access units (empty, short, random sizes; missing, repeated, backwards and
-    /// huge timestamps; keyframes and delta units at random, DISCONT and GAP) into
-    /// rtmpreconnectsink while no server answers and it keeps media to send later: every
-    /// buffer is taken, nothing is an error, and EOS still ends the stream.
-    @Test(arguments: [UInt64(1), 2, 3, 42, 2026])
-    func rtmpreconnectsinkKeepsOddAccessUnitsWhileDisconnectedAndEnds(seed: UInt64) throws {
+    /// rtmpreconnectsink in a harness, its video pad fed: no server on the port (its first
+    /// attempt refused, the next one 10 s away), keeping the last second to send later.
+    static func disconnectedPublisher(_ stream: String) throws -> Harness {
         GStreamerSetup.ensure()
         let sink = try #require(gst_element_factory_make("rtmpreconnectsink", nil))
-        for (name, value) in [("location", "rtmp://127.0.0.1:9/live/hostile"), ("while-disconnected", "keep"),
+        for (name, value) in [("location", "rtmp://127.0.0.1:9/live/\(stream)"), ("while-disconnected", "keep"),
                               ("buffer-duration", "1000000000"), ("retry-delay", "10000000000")] {
             gst_util_set_object_arg(rc_gobject(sink), name, value)
         }
         let harness = Harness(sink: sink, sinkPad: "video",
                               caps: "video/x-h264,stream-format=avc,alignment=au,width=64,height=48,framerate=30/1")
         gst_object_unref(sink)
+        return harness
+    }
+
+    /// Odd H.264 access units (empty, short, random sizes; missing, repeated, backwards and
+    /// huge timestamps; keyframes and delta units at random, DISCONT and GAP) into
+    /// rtmpreconnectsink while no server answers and it keeps media to send later: every
+    /// buffer is taken, nothing is an error, and EOS still ends the stream.
+    @Test(arguments: [UInt64(1), 2, 3, 42, 2026])
+    func rtmpreconnectsinkKeepsOddAccessUnitsWhileDisconnectedAndEnds(seed: UInt64) throws {
+        let harness = try Self.disconnectedPublisher("hostile")
         var keyframes = Seeded(state: seed &+ 1)
         let odd = Self.oddBuffers(seed: seed, count: 200, bytesPerFrame: 97, rate: 30, framesPerBuffer: 3)
         var taken = 0
@@ -187,11 +194,7 @@ import Testing
             if harness.push(bytes, pts: buffer.pts, flags: GstBufferFlags(rawValue: flags)) == GST_FLOW_OK { taken += 1 }
         }
         harness.pushEOS()
-        let deadline = Date().addingTimeInterval(5)
-        while harness.endsOfStream == 0 && harness.errors.isEmpty && Date() < deadline {
-            _ = harness.messages()
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        harness.waitForSinkEOS()
         #expect(taken == 200, "every buffer taken: \(taken) of 200")
         #expect(harness.errors.isEmpty, "\(harness.errors)")
         // At least one: the element posts its EOS again on each return to PLAYING, and the

@@ -29,6 +29,13 @@ import Testing
                 + "! pip.sink_0 videotestsrc is-live=true pattern=ball ! video/x-raw,format=NV12,width=32,height=24,framerate=30/1 "
                 + "! pip.sink_1 pipcompositor name=pip sink_1::xpos=8 sink_1::ypos=8 ! fakesink name=out",
               observed: ["out"], buffers: 9, messages: false),
+        // As in the non-live matrix: no server on the port, the raw frames observed through the tee.
+        .init(element: "rtmpreconnectsink",
+              description: "videotestsrc is-live=true num-buffers=9 ! video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t "
+                + "! queue ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=3 ! h264parse ! rtmp.video "
+                + "t. ! queue ! fakesink name=out "
+                + "rtmpreconnectsink name=rtmp location=rtmp://127.0.0.1:9/live/matrix retry-delay=10000000000",
+              observed: ["out"], buffers: 9, messages: true),
     ]
 
     @Test(arguments: cases)

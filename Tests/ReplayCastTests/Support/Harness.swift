@@ -2,6 +2,7 @@
 import CGStreamer
 import CGstCheck
 import CReplayCast
+import Foundation
 
 /// A GstHarness around one element, with a bus so its element messages can be read.
 final class Harness {
@@ -91,6 +92,15 @@ final class Harness {
     /// Drops the buffers that came out, so memory stays flat in long pushes.
     func discardOutput() {
         while let buffer = gst_harness_try_pull(harness) { gst_buffer_unref(buffer) }
+    }
+
+    /// Waits (at most `timeout` seconds) until a sink has posted its EOS or an error.
+    func waitForSinkEOS(timeout: Double = 5) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while endsOfStream == 0 && errors.isEmpty && Date() < deadline {
+            _ = messages()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 
     /// Texts of the error messages posted so far.

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import Foundation
+import Testing
+
+/// Which conformance suite has a case for which element, and why an element has none.
+///
+/// A suite's cases are found in its source by their shape (a test named after the element,
+/// a `Case` naming it, a key of a case table), so adding an element without cases, or a case
+/// without removing its opt-out, fails `ElementCoverageTests`.
+enum ElementCoverage {
+    enum Suite: String, CaseIterable, CustomTestStringConvertible {
+        case stateMatrix = "Tests/ReplayCastTests/StateMatrixTests.swift"
+        case stateMatrixLive = "Tests/ReplayCastTests/StateMatrixLiveTests.swift"
+        case flushingSeek = "Tests/ReplayCastTests/FlushingSeekTests.swift"
+        case flushBurst = "Tests/ReplayCastTests/FlushBurstTests.swift"
+        case capsChange = "Tests/ReplayCastTests/CapsChangeTests.swift"
+        case hostileInput = "Tests/ReplayCastTests/HostileInputTests.swift"
+        case propertyThrash = "Tests/ReplayCastTests/PropertyThrashTests.swift"
+        case allocations = "Tests/system/allocations.py"
+        case leaks = "Tests/system/leaks"
+        case debugLog = "Tests/system/debug_log"
+        case bench = "bench/cases.py"
+
+        var testDescription: String { rawValue }
+
+        /// Lines of the suite's source that hold a case for `element`.
+        func casePattern(_ element: String) -> String {
+            switch self {
+            case .stateMatrix, .stateMatrixLive, .flushingSeek, .flushBurst, .capsChange, .hostileInput, .propertyThrash:
+                "func \(element)[A-Z]|element: \"\(element)\""
+            case .allocations: "^ *\"\(element)\":"
+            case .leaks: "^[^#]*(^|[ !])\(element)( |$)"
+            case .debugLog: "^expect \(element) "
+            case .bench: "\"ours\":.*[ !\"]\(element) "
+            }
+        }
+    }
+
+    /// The plugin's elements, as `gst-inspect-1.0 replaycast` lists them.
+    static let elements = ["dualmixer", "pipcompositor", "replaykitsrc", "rtmpreconnectsink", "volumemeter"]
+
+    /// Suites an element has no case in, with the reason.
+    static let optedOut: [String: [Suite: String]] = [
+        "replaykitsrc": [
+            .flushBurst: "a source: nothing upstream pushes into it or flushes it (its refusal of seeks is FlushingSeek's)",
+            .capsChange: "a source whose caps are fixed for a broadcast (profile, width, height); a rotation is a tag "
+                + "(ReplayKitLifecycleTests.orientationChangeIsTagged), not new caps",
+        ],
+        "dualmixer": [
+            .capsChange: "its input format switch in the middle of a stream is DualMixerScenarioTests.micFormatSwitchKeepsTheOutputWhole",
+        ],
+        "rtmpreconnectsink": [
+            .flushingSeek: "a live publisher has no stream position to seek back to; the flushes a seek sends reach it in "
+                + "FlushBurst (rtmpreconnectsinkKeepsTakingAndEnds)",
+            .capsChange: "not written yet: a resolution change in the middle of a broadcast (new SPS/PPS) needs a server "
+                + "that records both (issue #26)",
+            .bench: "not measured yet: its peer rtmp2sink's cost is the connection and the server, so a same-run ratio "
+                + "needs nginx-rtmp beside bench/bench.py",
+        ],
+    ]
+}
