@@ -32,7 +32,9 @@ import Testing
         let store = RegionStore()
         let rect = PixelRect(x: 77, y: 5, width: 481, height: 27)
         store.save(rect, of: main.frame)
-        main.frame.draw(TestImage(format, 481, 27, seed: 12).frame, at: rect.origin)
+        // A TestImage frees its buffer when it goes: kept alive for as long as its frame is read.
+        let picture = TestImage(format, 481, 27, seed: 12)
+        withExtendedLifetime(picture) { main.frame.draw(picture.frame, at: rect.origin) }
         let drawn = main.bytes != pristine.bytes
         store.restore(into: main.frame)
         let restored = main.bytes == pristine.bytes
