@@ -52,7 +52,7 @@ let package = Package(
             name: "ReplayCast",
             dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"],
             linkerSettings: strictLinking),
-        .target(name: "ReplayCastKit", dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "ReplayKitModel"]),
+        .target(name: "ReplayCastKit", dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"]),
         .executableTarget(name: "BroadcastEventsExample", dependencies: ["ReplayCastKit"], path: "examples/swift/BroadcastEvents"),
         .executableTarget(
             name: "ReplayCastCLI",

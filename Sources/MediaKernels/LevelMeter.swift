@@ -227,9 +227,6 @@ public final class LevelMeter {
     /// Duration of `frames` rounded to the nearest nanosecond, as GStreamer's
     /// GST_FRAMES_TO_CLOCK_TIME computes it.
     public func framesToNanoseconds(_ frames: Int64) -> UInt64 {
-        let (high, low) = UInt64(frames).multipliedFullWidth(by: 1_000_000_000)
-        let r = UInt64(rate)
-        let (q, rem) = r.dividingFullWidth((high, low))
-        return rem >= r - rem ? q + 1 : q
+        Timebase.nanoseconds(UInt64(frames), atRate: UInt64(rate), .nearest)
     }
 }

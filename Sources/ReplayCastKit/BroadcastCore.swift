@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 import ReplayCast
 import Foundation
 
@@ -144,8 +145,7 @@ final class BroadcastCore: @unchecked Sendable {
             if let deadline {
                 let left = deadline - .now
                 if left <= .zero, gst_bus_have_pending(bus) == 0 { return finish(state.withLock { $0.deadlineEnding }) }
-                timeout = left <= .zero ? 0 : GstClockTime(left.components.seconds) * 1_000_000_000
-                    + GstClockTime(left.components.attoseconds / 1_000_000_000)
+                timeout = GstClockTime(Timebase.nanoseconds(left))
             }
             guard let message = gst_bus_timed_pop_filtered(bus, timeout, mask) else { continue }
             defer { gst_message_unref(message) }

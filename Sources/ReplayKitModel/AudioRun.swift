@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
+
 /// The buffers of one uninterrupted stretch of an audio stream: from the broadcast's start,
 /// a resume, or a format change, until the next interruption.
 ///
@@ -36,9 +38,7 @@ public struct AudioRun: Sendable, Equatable {
         precondition(rate > 0, "a run needs a positive rate")
         self.rate = rate
         self.cadence = cadence
-        let (high, low) = startTime.multipliedFullWidth(by: UInt64(rate))
-        let (quotient, remainder) = UInt64(1_000_000_000).dividingFullWidth((high, low))
-        startFrame = Int64(quotient + (remainder > 0 ? 1 : 0))
+        startFrame = Int64(Timebase.count(inNanoseconds: startTime, atRate: UInt64(rate), .up))
     }
 
     /// Buffer `index` of the run (0 = the first after its start).
@@ -52,7 +52,6 @@ public struct AudioRun: Sendable, Equatable {
 
     /// ⌊frame · 10⁹ / rate⌋: the time of a programme frame on the broadcast clock.
     public func time(ofFrame frame: Int64) -> UInt64 {
-        let (high, low) = UInt64(frame).multipliedFullWidth(by: 1_000_000_000)
-        return UInt64(rate).dividingFullWidth((high, low)).quotient
+        Timebase.nanoseconds(UInt64(frame), atRate: UInt64(rate))
     }
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
+
 /// Durations as schedules and activity patterns write them: a decimal number and a unit.
 ///
 /// Accepted: digits with an optional fraction of up to 9 digits, then `ms`, `s`, `m`
@@ -12,14 +14,15 @@ enum DurationText {
     /// when the value is finer than a millisecond.
     static func format(_ nanoseconds: UInt64) -> String {
         if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
-        let fraction = String(nanoseconds % 1_000_000_000)
-        return "\(nanoseconds / 1_000_000_000).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)s"
+        let fraction = String(nanoseconds % Timebase.nanosecondsPerSecond)
+        return "\(nanoseconds / Timebase.nanosecondsPerSecond).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)s"
     }
 
     /// Nanoseconds, or why the text is not a duration.
     static func nanoseconds(_ text: Substring) -> Result<UInt64, DurationError> {
         let units: [(suffix: String, nanoseconds: UInt64)] = [
-            ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000), ("h", 3_600_000_000_000),
+            ("ms", 1_000_000), ("s", Timebase.nanosecondsPerSecond), ("m", 60 * Timebase.nanosecondsPerSecond),
+            ("h", 3600 * Timebase.nanosecondsPerSecond),
         ]
         guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else {
             return .failure(.init(text: text, reason: "bad time \"\(text)\": \(expected)"))

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
+
 /// When the emulated screen changes, and so when ReplayKit would hand over a video frame.
 ///
 /// Grammar (the `activity` property):
@@ -141,15 +143,12 @@ struct FrameSlots {
     init(fps: Int) { self.fps = UInt64(fps) }
 
     func time(ofSlot slot: UInt64) -> UInt64 {
-        let (high, low) = slot.multipliedFullWidth(by: 1_000_000_000)
-        return fps.dividingFullWidth((high, low)).quotient
+        Timebase.nanoseconds(slot, atRate: fps)
     }
 
     /// Smallest k with time(k) ≥ t, i.e. k · 10⁹ / fps ≥ t, i.e. k = ⌈t · fps / 10⁹⌉.
     func firstSlot(atOrAfter t: UInt64) -> UInt64 {
-        let (high, low) = t.multipliedFullWidth(by: fps)
-        let (quotient, remainder) = UInt64(1_000_000_000).dividingFullWidth((high, low))
-        return quotient + (remainder > 0 ? 1 : 0)
+        Timebase.count(inNanoseconds: t, atRate: fps, .up)
     }
 
     func firstSlot(after t: UInt64) -> UInt64 { firstSlot(atOrAfter: t + 1) }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
+
 /// One frame's worth of the scene: the values that move, derived once from the frame number
 /// and time, then drawn band by band.
 struct ScreenFrame {
@@ -21,10 +23,9 @@ struct ScreenFrame {
     init(layout: ScreenLayout, frameNumber: UInt32, time: UInt64, barcodeTimestamp: UInt64) {
         self.layout = layout
         barcode = FrameBarcode.rowBits(frameNumber: frameNumber, timestamp: barcodeTimestamp)
-        let (high, low) = time.multipliedFullWidth(by: layout.scrollPixelsPerSecond)
-        scroll = Int(truncatingIfNeeded: UInt64(1_000_000_000).dividingFullWidth((high, low)).quotient % (1 << 40))
+        scroll = Int(truncatingIfNeeded: Timebase.count(inNanoseconds: time, atRate: layout.scrollPixelsPerSecond) % (1 << 40))
 
-        let seconds = time / 1_000_000_000
+        let seconds = time / Timebase.nanosecondsPerSecond
         // The status bar clock starts at 9:41, the time on Apple's product shots.
         let clockSeconds = (seconds + 9 * 3600 + 41 * 60) % 86400
         var clock = GlyphRun()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
+import MediaKernels
 
 /// Audio–video sync marks of the emulated broadcast: at every whole second of capture time
 /// from 1 s on (mark k at k · 10⁹ ns, the start of video slot 30k), the screen flashes white
@@ -14,7 +15,7 @@ import Glibc
 ///   the mark), then the programme continues. The silence makes the onset unmistakable
 ///   after mixing and lossy coding; every channel carries the same mark.
 public enum SyncMarks {
-    public static let period: UInt64 = 1_000_000_000
+    public static let period = Timebase.nanosecondsPerSecond
     public static let flashDuration: UInt64 = 100_000_000
     public static let quietSeconds = 0.1
     public static let clickSeconds = 0.01

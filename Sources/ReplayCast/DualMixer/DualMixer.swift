@@ -38,7 +38,7 @@ final class DualMixer {
     /// An input this far ahead of the output waits for the mix to catch up, so a fast
     /// upstream (non-live, bursty app audio) cannot pile up unbounded audio here; its token
     /// buffer stays queued meanwhile, so the aggregator keeps seeing the pad as ready.
-    static let horizonFrames: Int64 = 48000
+    static let horizonFrames = Int64(MixerInput.outputRate) // one second
 
     init() {
         bus = .allocate(capacity: 2)
@@ -123,7 +123,7 @@ final class DualMixer {
 
     /// Data this far beyond what an input has given (or the mix has reached) has broken
     /// timestamps, not a pause: placing it would put that much silence in memory at once.
-    static let largestJump: UInt64 = 600 * 1_000_000_000
+    static let largestJump: UInt64 = 600 * Timebase.nanosecondsPerSecond
 
     /// False, with an element error naming the input, when [running, running + duration)
     /// lies beyond `largestJump`.
@@ -135,7 +135,7 @@ final class DualMixer {
         func seconds(_ ns: UInt64) -> String { "\((Double(ns) / 1e6).rounded() / 1000) s" }
         let text = "dualmixer: \(input.name) data at running time \(seconds(running)) lasting \(seconds(duration)) lies "
             + "\(seconds(beyond)) beyond the input's previous data: timestamps that jump more than "
-            + "\(Self.largestJump / 1_000_000_000) s are not placed"
+            + "\(Self.largestJump / Timebase.nanosecondsPerSecond) s are not placed"
         rc_element_error_stream_format(element, text, nil)
         return false
     }
@@ -199,7 +199,7 @@ final class DualMixer {
         else { return }
         let t0 = self.t0(element, firstBuffer: running)
         guard placeable(element, input, running: running, duration: UInt64(duration), t0: t0) else { return }
-        let frames = Int(gst_util_uint64_scale_round(duration, guint64(format.rate), 1_000_000_000))
+        let frames = Int(Timebase.count(inNanoseconds: UInt64(duration), atRate: UInt64(format.rate), .nearest))
         input.ingest(nil, frames: frames, runningTime: running, t0: t0, firstNeeded: nextOutput)
     }
 
@@ -216,7 +216,7 @@ final class DualMixer {
         var settings = RcDualMixerSettings()
         rc_dualmixer_copy_settings(element, &settings)
         let t0 = self.t0(element, firstBuffer: nil)
-        let bufferFrames = max(1, Int(gst_util_uint64_scale_round(settings.output_buffer_duration, 48000, 1_000_000_000)))
+        let bufferFrames = max(1, Int(Timebase.count(inNanoseconds: UInt64(settings.output_buffer_duration), atRate: UInt64(MixerInput.outputRate), .nearest)))
         ensureBus(bufferFrames)
 
         for (index, input) in inputs.enumerated() { collect(pad(element, index), input) }
@@ -350,7 +350,7 @@ final class DualMixer {
         AggregatorOutput.setPosition(element, stop)
 
         if settings.post_levels != 0 {
-            let intervalFrames = max(1, Int(gst_util_uint64_scale_round(settings.level_interval, 48000, 1_000_000_000)))
+            let intervalFrames = max(1, Int(Timebase.count(inNanoseconds: UInt64(settings.level_interval), atRate: UInt64(MixerInput.outputRate), .nearest)))
             levels.advance(intervalFrames: intervalFrames) { report in
                 DualMixerLevels.post(report, element: element, t0: t0)
             }

@@ -78,7 +78,7 @@ final class MixerInput {
         self.resampler = resampler
         downmix = newFormat.channels == 3 ? ChannelMapping(inputChannels: 3) : nil
         upmix = resampledChannels == 1 ? ChannelMapping(inputChannels: 1) : nil
-        lookaheadTime.store(UInt64(resampler.lookaheadInputFrames) * 1_000_000_000 / UInt64(newFormat.rate), ordering: .relaxed)
+        lookaheadTime.store(Timebase.nanoseconds(UInt64(resampler.lookaheadInputFrames), atRate: UInt64(newFormat.rate)), ordering: .relaxed)
         anchor = nil
         DebugLog.dualmixer.info(element, "\(name): \(newFormat.sampleFormat) \(newFormat.rate) Hz \(newFormat.channels) channels, "
                                 + "resampled to \(Self.outputRate) Hz")
@@ -97,11 +97,11 @@ final class MixerInput {
     /// Output frame `index` lies at t0 + index / 48 kHz.
     static func outputFrame(atOrAfter runningTime: UInt64, t0: UInt64) -> Int64 {
         guard runningTime > t0 else { return 0 }
-        return Int64(gst_util_uint64_scale_ceil(guint64(runningTime - t0), guint64(outputRate), 1_000_000_000))
+        return Int64(Timebase.count(inNanoseconds: runningTime - t0, atRate: UInt64(outputRate), .up))
     }
 
     static func time(ofOutputFrame index: Int64, t0: UInt64) -> UInt64 {
-        t0 + UInt64(gst_util_uint64_scale(guint64(index), 1_000_000_000, guint64(outputRate)))
+        t0 + Timebase.nanoseconds(UInt64(index), atRate: UInt64(outputRate))
     }
 
     /// Adds one buffer (or a GAP: `samples` nil) of `frames` input frames starting at `runningTime`.
@@ -123,7 +123,7 @@ final class MixerInput {
 
     private func isAligned(with runningTime: UInt64, rate: Int) -> Bool {
         guard let anchor else { return false }
-        let expected = anchor.runningTime + UInt64(gst_util_uint64_scale(guint64(anchor.frames), 1_000_000_000, guint64(rate)))
+        let expected = anchor.runningTime + Timebase.nanoseconds(UInt64(anchor.frames), atRate: UInt64(rate))
         let drift = runningTime > expected ? runningTime - expected : expected - runningTime
         return drift <= Self.alignmentThreshold
     }

@@ -479,7 +479,7 @@ final class PipCompositor {
     /// stop, or in a reverse segment: there the end stands.
     private func skipFrame(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
         let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
-        let frame = gst_util_uint64_scale(1_000_000_000, guint64(rate.d > 0 ? rate.d : 1), guint64(rate.n > 0 ? rate.n : 25))
+        let frame = GstClockTime(Timebase.nanoseconds(UInt64(rate.d > 0 ? rate.d : 1), atRate: UInt64(rate.n > 0 ? rate.n : 25)))
         let output = AggregatorOutput.segment(element)
         var moved: GstClockTime?
         rc_object_lock(element)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 import ReplayKitModel
 
 /// App or mic audio: buffers on the profile's cadence (22,596-frame bursts, 1024-frame
@@ -57,7 +58,7 @@ final class AudioProducer: StreamProducer, @unchecked Sendable {
         }
         if let finish, buffer.deliveryTime > finish {
             // The last buffer ends at the sample nearest the finish, so sample counts are exact.
-            let finishFrame = Int64(gst_util_uint64_scale_round(guint64(finish), guint64(stream.rate), 1_000_000_000))
+            let finishFrame = Int64(Timebase.count(inNanoseconds: finish, atRate: UInt64(stream.rate), .nearest))
             buffer.frames = max(1, Int(finishFrame - buffer.firstFrame))
             buffer.duration = run.time(ofFrame: buffer.firstFrame + Int64(buffer.frames)) - start
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 import ReplayKitModel
 
 /// Per-element state of replaykitsrc. The running broadcast (configuration, timeline,
@@ -130,7 +131,7 @@ final class ReplayKitSource: Sendable {
     }
 
     private static func longestBuffer(_ frames: Int, rates: [Int]) -> GstClockTime {
-        GstClockTime(gst_util_uint64_scale_ceil(guint64(frames), 1_000_000_000, guint64(rates.min() ?? 48000)))
+        GstClockTime(Timebase.nanoseconds(UInt64(frames), atRate: UInt64(rates.min() ?? 48000), .up))
     }
 
     func query(_ kind: RcStreamKind, _ query: UnsafeMutablePointer<GstQuery>) -> Bool {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
+import MediaKernels
 
 /// When to try again after an RTMP connection fails, and whether to: the decisions of
 /// rtmpreconnectsink that depend on nothing but numbers, apart so tests can state them.
@@ -13,7 +14,7 @@ struct ReconnectPolicy: Equatable, Sendable {
     /// How long a stream must have been accepted before its end counts as a loss to recover
     /// from rather than a refusal: servers that refuse a stream key (nginx-rtmp's `deny
     /// publish`, `on_publish`) acknowledge the publish and close the connection straight away.
-    static let acceptanceTime: UInt64 = 1_000_000_000
+    static let acceptanceTime = Timebase.nanosecondsPerSecond
 
     /// The wait before attempt `attempt` (1 is the first retry): firstDelay × factor^(attempt−1),
     /// at most maxDelay.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 import Synchronization
 
 /// One attempt at publishing: a private pipeline, queue per stream ! flvmux ! rtmp2sink, fed
@@ -114,7 +115,7 @@ final class RtmpConnection {
         gst_element_get_state(sink, &state, nil, 0)
         guard state.rawValue >= GST_STATE_PAUSED.rawValue else { return }
         let bound = GstClockTime(ObjectProperties.uint(sink, "timeout")) + 1
-        let deadline = Self.monotonic() + bound * 1_000_000_000
+        let deadline = Self.monotonic() + bound * GstClockTime(Timebase.nanosecondsPerSecond)
         while !bus.sinkFailed.load(ordering: .acquiring) && !pollAnswered(now: Self.monotonic()) {
             guard Self.monotonic() < deadline else {
                 DebugLog.rtmpreconnectsink.warning(sink, "stopping an attempt whose connect has no outcome after \(bound) s")

@@ -40,7 +40,7 @@ final class VolumeMeter {
     func settings(_ element: UnsafeMutablePointer<RcVolumeMeter>, rate: Int) -> Settings {
         var raw = RcVolumeMeterSettings()
         rc_volumemeter_copy_settings(element, &raw)
-        let intervalFrames = Int(gst_util_uint64_scale_round(raw.interval, guint64(rate), 1_000_000_000))
+        let intervalFrames = Int(Timebase.count(inNanoseconds: UInt64(raw.interval), atRate: UInt64(rate), .nearest))
         return Settings(meter: LevelMeter.Settings(intervalFrames: intervalFrames, peakTTLNanoseconds: UInt64(raw.peak_ttl),
                                                    peakFalloff: raw.peak_falloff, loudness: raw.loudness != 0),
                         post: raw.post_messages != 0, audioLevelMeta: raw.audio_level_meta != 0, resets: raw.loudness_resets)
