@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import CGStreamer
+import CReplayCast
 import Foundation
 import Testing
 
@@ -55,10 +57,23 @@ import Testing
         #expect(wrapped.isEmpty)
     }
 
+    /// Nothing downstream asks for a format: the caps dualmixer negotiates are 16-bit.
     @Test func sixteenBitOutputByDefault() throws {
-        let capture = try MixerCapture.capture(Self.inputs, format: "S16LE")
-        #expect(capture.run.error == nil)
-        #expect(capture.frames > 100_000)
+        var negotiated = ""
+        let run = try PipelineRun.run("dualmixer name=m ! fakesink " + Self.inputs, timeout: 60, finished: { pipeline in
+            let mixer = gst_bin_get_by_name(rc_bin(pipeline), "m")!
+            defer { gst_object_unref(mixer) }
+            let source = gst_element_get_static_pad(mixer, "src")!
+            defer { gst_object_unref(source) }
+            guard let caps = gst_pad_get_current_caps(source) else { return }
+            defer { gst_caps_unref(caps) }
+            let text = gst_caps_to_string(caps)!
+            defer { g_free(text) }
+            negotiated = String(cString: text)
+        })
+        #expect(run.error == nil && run.reachedEOS)
+        #expect(negotiated.hasPrefix("audio/x-raw, format=(string)S16LE, layout=(string)interleaved, rate=(int)48000, channels=(int)2"),
+                "negotiated: \(negotiated)")
     }
 
     /// Ten seconds wrap each input's timeline ring (3 s) several times. 10 ms output buffers
