@@ -8,10 +8,13 @@ import Testing
 /// with a reason naming pipcompositor; properties keep compositor's names and refuse
 /// out-of-range values.
 @Suite struct PipCompositorNegotiationTests {
-    static func outputCaps(_ description: String) throws -> (caps: String, plans: PipCompositor.PlanCounts) {
+    static func outputCaps(_ description: String) throws -> (caps: String, plans: PlanCounts) {
         let recorder = PadRecorder()
-        var plans = PipCompositor.PlanCounts()
-        let run = try PipelineRun.run(description, prepare: { recorder.attach(to: $0, element: "pip", pad: "src") },
+        var plans = PlanCounts()
+        let run = try PipelineRun.run(description, prepare: { pipeline in
+            recorder.attach(to: pipeline, element: "pip", pad: "src")
+            watchPlans(pipeline, "pip")
+        },
                                       finished: { plans = planCounts($0, "pip") })
         #expect(run.error == nil, "\(String(describing: run.error))")
         #expect(run.reachedEOS)
@@ -118,11 +121,12 @@ import Testing
         #expect(Self.rejects(element, "background") { g_value_set_enum($0, 5) })
 
         // Through a launch line: the value is refused and the pad keeps its default.
-        var plans = PipCompositor.PlanCounts()
+        var plans = PlanCounts()
         var width: gint = 0
         let run = try PipelineRun.run(
             "videotestsrc num-buffers=1 ! video/x-raw,format=NV12,width=64,height=48 ! pipcompositor name=pip ! fakesink",
             prepare: { pipeline in
+                watchPlans(pipeline, "pip")
                 let warnings = ExpectedWarnings.counting("out of range for property 'width'") {
                     setPadProperty(pipeline, element: "pip", pad: "sink_0", "width", "-5")
                 }

@@ -13,7 +13,7 @@ import Testing
     struct Outcome {
         var ours: [GrabbedFrame]
         var theirs: [GrabbedFrame]
-        var plans: PipCompositor.PlanCounts
+        var plans: PlanCounts
 
         /// Bytes that differ, over all frames (and a frame or plane count mismatch counts as a
         /// difference, a plane length mismatch as that many bytes).
@@ -65,8 +65,9 @@ import Testing
             for pip in pips { description += "\(pip) ! \(name). " }
         }
         let ours = FrameGrabber(), theirs = FrameGrabber()
-        var plans = PipCompositor.PlanCounts()
+        var plans = PlanCounts()
         let run = try PipelineRun.run(description, prepare: { pipeline in
+            watchPlans(pipeline, "ours")
             for (grabber, name) in [(ours, "ours"), (theirs, "theirs")] {
                 nonisolated(unsafe) let pipeline = pipeline
                 grabber.attach(to: pipeline, element: "\(name)_sink", onBuffer: { index in

@@ -11,10 +11,11 @@ import Testing
     /// Runs `description` (it names its pipcompositor `pip` and its grabbed sink `out`) and
     /// returns the frames at `out`, plus frames at other named sinks.
     static func frames(_ description: String, grab others: [String] = [],
-                       plans: UnsafeMutablePointer<PipCompositor.PlanCounts>? = nil) throws -> [String: [GrabbedFrame]] {
+                       plans: UnsafeMutablePointer<PlanCounts>? = nil) throws -> [String: [GrabbedFrame]] {
         let grabbers = (["out"] + others).map { ($0, FrameGrabber()) }
         let run = try PipelineRun.run(description, prepare: { pipeline in
             for (name, grabber) in grabbers { grabber.attach(to: pipeline, element: name) }
+            if plans != nil { watchPlans(pipeline, "pip") }
         }, finished: { pipeline in
             if let plans { plans.pointee = planCounts(pipeline, "pip") }
         })
@@ -137,7 +138,7 @@ import Testing
     @Test(arguments: [(PixelSize(width: 90, height: 160), PixelRect(x: 108, y: 0, width: 102, height: 180)),
                       (PixelSize(width: 320, height: 90), PixelRect(x: 0, y: 44, width: 320, height: 90))])
     func mainPictureIsFittedWithBars(main: PixelSize, expected: PixelRect) throws {
-        var plans = PipCompositor.PlanCounts()
+        var plans = PlanCounts()
         let description = "videotestsrc pattern=white num-buffers=2 ! \(videoCaps(.nv12, main.width, main.height)) "
             + "! pipcompositor name=pip sink_0::sizing-policy=keep-aspect-ratio ! \(videoCaps(.nv12, 320, 180)) ! fakesink name=out"
         let frame = try #require(try Self.frames(description, plans: &plans)["out"]?.last)
@@ -178,7 +179,7 @@ import Testing
         let source = "replaykitsrc is-live=false width=128 height=256 num-frames=10 schedule=\(time):orientation=right"
         let description = "\(source) name=a a.video ! pipcompositor name=pip ! fakesink name=out "
             + "\(source) name=b b.video ! videoflip video-direction=auto ! fakesink name=flipped"
-        var plans = PipCompositor.PlanCounts()
+        var plans = PlanCounts()
         let grabbed = try Self.frames(description, grab: ["flipped"], plans: &plans)
         let ours = try #require(grabbed["out"]), reference = try #require(grabbed["flipped"])
         #expect(ours.count == reference.count && ours.count == 10)
@@ -220,7 +221,7 @@ import Testing
     @Test(arguments: [("NV12,colorimetry=bt601", "smpte100"), ("I420,colorimetry=bt601", "smpte100"),
                       ("RGBA", "smpte100"), ("BGRA", "solid-color foreground-color=0xffcc6633")])
     func otherColoursAreConvertedInThePiPOnly(pipCaps: String, pattern: String) throws {
-        var plans = PipCompositor.PlanCounts()
+        var plans = PlanCounts()
         let description = "videotestsrc pattern=black num-buffers=2 ! \(videoCaps(.nv12, 320, 240)) "
             + "! pipcompositor name=pip sink_1::xpos=100 sink_1::ypos=50 ! fakesink name=out "
             + "videotestsrc pattern=\(pattern) num-buffers=2 ! video/x-raw,format=\(pipCaps),width=64,height=48,framerate=30/1 ! pip. "

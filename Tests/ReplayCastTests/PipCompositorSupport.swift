@@ -160,19 +160,93 @@ func setPadProperty(_ pipeline: UnsafeMutablePointer<GstElement>, element: Strin
     gst_util_set_object_arg(rc_gobject(target), name, value)
 }
 
-/// The plans the pipcompositor named `name` used, read after the run. Read under its source
-/// pad's stream lock, which the aggregator's thread holds while it counts: the EOS message
-/// that ended the run came through the bus, whose lock-free queue orders nothing that
-/// ThreadSanitizer can see.
-func planCounts(_ pipeline: UnsafeMutablePointer<GstElement>, _ name: String) -> PipCompositor.PlanCounts {
+/// How many output frames each of pipcompositor's plans made (PipCompositor.Plan).
+struct PlanCounts: Equatable {
+    var taken = 0, reuseHeld = 0, copyHeld = 0, copyMain = 0, compose = 0
+}
+
+/// Counts plans from pipcompositor's debug log, as a user reading GST_DEBUG=pipcompositor:6
+/// would: each output frame is one LOG line "frame at … ns: <plan>, main picture …".
+///
+/// Made once per test process: from then on pipcompositor logs at LOG, through this log
+/// function, which hands GStreamer's default output only what GST_DEBUG asked for.
+final class PlanLog: @unchecked Sendable {
+    private static let shared = PlanLog()
+    private let lock = NSLock()
+    private var watched: [UnsafeMutableRawPointer: PlanCounts] = [:]
+    private let category: UnsafeMutablePointer<GstDebugCategory>
+    /// pipcompositor's threshold as GST_DEBUG set it: what the default output still gets.
+    private let asked: GstDebugLevel
+
+    private init() {
+        GStreamerSetup.ensure()
+        var found: UnsafeMutablePointer<GstDebugCategory>?
+        var node = gst_debug_get_all_categories()
+        while let item = node, found == nil {
+            let category = item.pointee.data.assumingMemoryBound(to: GstDebugCategory.self)
+            if String(cString: gst_debug_category_get_name(category)) == "pipcompositor" { found = category }
+            node = item.pointee.next
+        }
+        category = found!
+        asked = gst_debug_category_get_threshold(category)
+        gst_debug_category_set_threshold(category, GST_LEVEL_LOG)
+        gst_debug_add_log_function({ category, level, file, function, line, object, message, data in
+            let log = Unmanaged<PlanLog>.fromOpaque(data!).takeUnretainedValue()
+            if category == log.category {
+                log.count(level, object, message)
+                guard level.rawValue <= log.asked.rawValue else { return }
+            }
+            gst_debug_log_default(category, level, file, function, line, object, message, nil)
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        gst_debug_remove_log_function(gst_debug_log_default)
+    }
+
+    /// Starts counting the plans of `element` (a pipcompositor), before it plays.
+    static func watch(_ element: UnsafeMutablePointer<GstElement>) {
+        shared.lock.withLock { shared.watched[UnsafeMutableRawPointer(element)] = PlanCounts() }
+    }
+
+    /// The plans `element` used since `watch`, which stops counting.
+    static func counts(_ element: UnsafeMutablePointer<GstElement>) -> PlanCounts {
+        shared.lock.withLock { shared.watched.removeValue(forKey: UnsafeMutableRawPointer(element)) ?? PlanCounts() }
+    }
+
+    /// Counts the plan a line names (PipCompositor.Plan's descriptions); false for none.
+    private static func count(_ plan: Substring, in counts: inout PlanCounts) -> Bool {
+        if plan.hasPrefix("PiPs drawn into the main buffer itself") { counts.taken += 1 }
+        else if plan.hasPrefix("PiPs drawn into the held output again") { counts.reuseHeld += 1 }
+        else if plan.hasPrefix("held output copied") { counts.copyHeld += 1 }
+        else if plan.hasPrefix("main picture copied") { counts.copyMain += 1 }
+        else if plan.hasPrefix("composed:") { counts.compose += 1 }
+        else { return false }
+        return true
+    }
+
+    /// Counts a watched element's plan line.
+    private func count(_ level: GstDebugLevel, _ object: UnsafeMutablePointer<GObject>?, _ message: OpaquePointer?) {
+        guard level == GST_LEVEL_LOG, let object, let message,
+              let text = gst_debug_message_get(message).map({ String(cString: $0) }),
+              text.hasPrefix("frame at "), let start = text.range(of: " ns: ") else { return }
+        let plan = text[start.upperBound...]
+        lock.withLock {
+            let key = UnsafeMutableRawPointer(object)
+            if var counts = watched[key], Self.count(plan, in: &counts) { watched[key] = counts }
+        }
+    }
+}
+
+/// Counts the plans of the pipcompositor named `name` in `pipeline` until `planCounts`.
+func watchPlans(_ pipeline: UnsafeMutablePointer<GstElement>, _ name: String) {
     let element = gst_bin_get_by_name(rc_bin(pipeline), name)!
     defer { gst_object_unref(element) }
-    let source = gst_element_get_static_pad(element, "src")!
-    defer { gst_object_unref(source) }
-    g_rec_mutex_lock(&source.pointee.stream_rec_lock)
-    defer { g_rec_mutex_unlock(&source.pointee.stream_rec_lock) }
-    let state = UnsafeMutableRawPointer(element).assumingMemoryBound(to: RcPipCompositor.self).pointee.state!
-    return Unmanaged<PipCompositor>.fromOpaque(state).takeUnretainedValue().planCounts
+    PlanLog.watch(element)
+}
+
+/// The plans the pipcompositor named `name` used since `watchPlans`.
+func planCounts(_ pipeline: UnsafeMutablePointer<GstElement>, _ name: String) -> PlanCounts {
+    let element = gst_bin_get_by_name(rc_bin(pipeline), name)!
+    defer { gst_object_unref(element) }
+    return PlanLog.counts(element)
 }
 
 /// Peak signal-to-noise ratio over all bytes of two equally sized frames, in dB.

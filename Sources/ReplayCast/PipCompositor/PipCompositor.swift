@@ -71,11 +71,6 @@ final class PipCompositor {
 
     private var background: (key: BackgroundKey, colour: PlaneColor?)?
 
-    /// How many frames each plan made, for tests (aggregator thread; read after stopping).
-    struct PlanCounts: Equatable {
-        var taken = 0, reuseHeld = 0, copyHeld = 0, copyMain = 0, compose = 0
-    }
-    private(set) var planCounts = PlanCounts()
     private var warnedShortMain = false
     private var warnedOversized = false
 
@@ -220,13 +215,6 @@ final class PipCompositor {
         DebugLog.pipcompositor.log(element, "frame at \(outbuf.pointee.pts) ns: \(plan), main picture "
                                    + (hasMain ? "\(targets[0].width)x\(targets[0].height) at (\(targets[0].x), \(targets[0].y))" : "none")
                                    + ", \(Swift.max(count - 1, 0)) PiP pads")
-        switch plan {
-        case .taken: planCounts.taken += 1
-        case .reuseHeld: planCounts.reuseHeld += 1
-        case .copyHeld: planCounts.copyHeld += 1
-        case .copyMain: planCounts.copyMain += 1
-        case .compose: planCounts.compose += 1
-        }
         let done = withMappedFrame(outbuf, info: &output, write: true) { _, frame -> Bool in
             switch plan {
             case .taken:
