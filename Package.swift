@@ -52,7 +52,10 @@ let package = Package(
             name: "ReplayCast",
             dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"],
             linkerSettings: strictLinking),
-        .target(name: "ReplayCastKit", dependencies: ["ReplayCast", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"]),
+        // What applications need beside the elements: the GOutputStream hlssink2's playlists go through.
+        .target(name: "CReplayCastKit", dependencies: ["CGStreamer"]),
+        .target(name: "ReplayCastKit",
+                dependencies: ["ReplayCast", "CReplayCast", "CReplayCastKit", "CGStreamer", "MediaKernels", "ReplayKitModel"]),
         .executableTarget(name: "BroadcastEventsExample", dependencies: ["ReplayCastKit"], path: "examples/swift/BroadcastEvents"),
         .executableTarget(
             name: "ReplayCastCLI",

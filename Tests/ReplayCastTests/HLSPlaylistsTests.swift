@@ -2,6 +2,7 @@
 import CGStreamer
 import Foundation
 import ReplayCast
+import ReplayCastKit
 import Testing
 
 @Suite struct HLSPlaylistsTests {

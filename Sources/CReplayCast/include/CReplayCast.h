@@ -12,7 +12,6 @@
 #include "rc_dualmixer.h"
 #include "rc_pipcompositor.h"
 #include "rc_rtmpreconnectsink.h"
-#include "rc_text_stream.h"
 #include "rc_debug.h"
 
 /* replaycast_init() registers the elements in-process (tests, the CLI, applications). */

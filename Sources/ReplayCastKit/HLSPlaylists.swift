@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import CReplayCastKit
+import ReplayCast
 
 /// Takes over the playlist writing of every `hlssink2` in a pipeline through its
 /// `get-playlist-stream` signal (hlssink2 keeps segmenting, naming and deleting files):
