@@ -100,7 +100,7 @@ import Testing
     /// of access units and a last flush after it leave it taking buffers and ending in EOS.
     @Test func rtmpreconnectsinkKeepsTakingAndEnds() throws {
         let harness = try HostileInputTests.disconnectedPublisher("burst")
-        Self.interruptThenFlush(harness, count: 600, size: 97, duration: 33_333_333, aggregator: false, "rtmpreconnectsink")
+        Self.interruptThenFlush(harness, count: 50_000, size: 97, duration: 33_333_333, aggregator: false, "rtmpreconnectsink")
         let after = (0..<30).filter { k in
             harness.push([UInt8](repeating: 0x40, count: 97), pts: UInt64(k) * 33_333_333, duration: 33_333_333) == GST_FLOW_OK
         }.count
