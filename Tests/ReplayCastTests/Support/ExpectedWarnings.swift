@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
+import CReplayCast
 import ReplayCast
 
 /// Any GLib warning or critical aborts the test process (as G_DEBUG=fatal-warnings makes them
@@ -19,7 +20,7 @@ enum ExpectedWarnings {
 
     static func install() {
         let fatal = g_log_set_always_fatal(GLogLevelFlags(rawValue: 0)).rawValue
-            | G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue
+            | rc_log_level_warning().rawValue | rc_log_level_critical().rawValue
         g_log_set_always_fatal(GLogLevelFlags(rawValue: fatal))
         g_test_log_set_fatal_handler({ _, _, message, _ in
             let text = message.map { String(cString: $0) } ?? ""
