@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import MediaKernels
-
 /// When the emulated screen changes, and so when ReplayKit would hand over a video frame.
 ///
 /// Grammar (the `activity` property):
@@ -134,24 +132,6 @@ public struct ScreenActivity: Sendable, Equatable {
         guard let change = nextChange(atOrAfter: slots.time(ofSlot: candidate - 1) + 1) else { return nil }
         return slots.time(ofSlot: max(candidate, slots.firstSlot(atOrAfter: change)))
     }
-}
-
-/// Frame slot k is at ⌊k · 10⁹ / fps⌋ ns: integer times on an exact long-run frame rate.
-struct FrameSlots {
-    let fps: UInt64
-
-    init(fps: Int) { self.fps = UInt64(fps) }
-
-    func time(ofSlot slot: UInt64) -> UInt64 {
-        Timebase.nanoseconds(slot, atRate: fps)
-    }
-
-    /// Smallest k with time(k) ≥ t, i.e. k · 10⁹ / fps ≥ t, i.e. k = ⌈t · fps / 10⁹⌉.
-    func firstSlot(atOrAfter t: UInt64) -> UInt64 {
-        Timebase.count(inNanoseconds: t, atRate: fps, .up)
-    }
-
-    func firstSlot(after t: UInt64) -> UInt64 { firstSlot(atOrAfter: t + 1) }
 }
 
 extension ScreenActivity: CustomStringConvertible {

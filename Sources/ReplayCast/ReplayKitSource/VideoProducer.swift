@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import MediaKernels
 import ReplayKitModel
 
 /// The screen: NV12 full range, a frame per 1/30 s slot while the screen changes, none while
@@ -34,10 +33,10 @@ final class VideoProducer: StreamProducer, @unchecked Sendable {
 
     /// Frame slot k starts at ⌊k · 10⁹ / 30⌋ ns and lasts until the next slot.
     static func duration(ofFrameAt time: UInt64) -> UInt64 {
-        let fps = UInt64(framesPerSecond)
-        let slot = Timebase.count(inNanoseconds: time, atRate: fps, .up)
-        return Timebase.nanoseconds(slot + 1, atRate: fps) - time
+        slots.time(ofSlot: slots.firstSlot(atOrAfter: time) + 1) - time
     }
+
+    private static let slots = FrameSlots(fps: framesPerSecond)
 
     override func produce() -> Bool {
         let finish = timeline.finishTime
