@@ -216,7 +216,7 @@ final class DualMixer {
         var settings = RcDualMixerSettings()
         rc_dualmixer_copy_settings(element, &settings)
         let t0 = self.t0(element, firstBuffer: nil)
-        let bufferFrames = max(1, Int(Timebase.count(inNanoseconds: UInt64(settings.output_buffer_duration), atRate: UInt64(MixerInput.outputRate), .nearest)))
+        let bufferFrames = MixerInput.outputFrames(lasting: UInt64(settings.output_buffer_duration))
         ensureBus(bufferFrames)
 
         for (index, input) in inputs.enumerated() { collect(pad(element, index), input) }
@@ -350,7 +350,7 @@ final class DualMixer {
         AggregatorOutput.setPosition(element, stop)
 
         if settings.post_levels != 0 {
-            let intervalFrames = max(1, Int(Timebase.count(inNanoseconds: UInt64(settings.level_interval), atRate: UInt64(MixerInput.outputRate), .nearest)))
+            let intervalFrames = MixerInput.outputFrames(lasting: UInt64(settings.level_interval))
             levels.advance(intervalFrames: intervalFrames) { report in
                 DualMixerLevels.post(report, element: element, t0: t0)
             }

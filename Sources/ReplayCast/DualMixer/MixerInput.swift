@@ -100,6 +100,11 @@ final class MixerInput {
         return Int64(Timebase.count(inNanoseconds: runningTime - t0, atRate: UInt64(outputRate), .up))
     }
 
+    /// Output frames nearest to `duration`, at least one: an output buffer's or a level interval's.
+    static func outputFrames(lasting duration: UInt64) -> Int {
+        max(1, Int(Timebase.count(inNanoseconds: duration, atRate: UInt64(outputRate), .nearest)))
+    }
+
     static func time(ofOutputFrame index: Int64, t0: UInt64) -> UInt64 {
         t0 + Timebase.nanoseconds(UInt64(index), atRate: UInt64(outputRate))
     }
