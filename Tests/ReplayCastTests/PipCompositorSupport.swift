@@ -181,7 +181,9 @@ final class PlanLog: @unchecked Sendable {
     private init() {
         GStreamerSetup.ensure()
         var found: UnsafeMutablePointer<GstDebugCategory>?
-        var node = gst_debug_get_all_categories()
+        let all = gst_debug_get_all_categories()
+        defer { g_slist_free(all) }
+        var node = all
         while let item = node, found == nil {
             let category = item.pointee.data.assumingMemoryBound(to: GstDebugCategory.self)
             if String(cString: gst_debug_category_get_name(category)) == "pipcompositor" { found = category }
