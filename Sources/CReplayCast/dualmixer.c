@@ -91,47 +91,11 @@ static const RcProperty properties[] = {
       100 * GST_MSECOND, MUTABLE),
 };
 
-typedef RcDualMixer GstDualMixer;
-typedef RcDualMixerClass GstDualMixerClass;
-G_DEFINE_TYPE_WITH_CODE(GstDualMixer, rc_dualmixer, GST_TYPE_AGGREGATOR,
-    G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, rc_sink_pads_child_proxy_init))
-
-void rc_dualmixer_copy_settings(RcDualMixer *self, RcDualMixerSettings *out) {
-  rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
-}
-
-RC_PROPERTY_ACCESSORS(, RcDualMixer, settings, properties)
-
-static void finalize(GObject *object) {
-  RcDualMixer *self = (RcDualMixer *)object;
-  rc_dualmixer_state_free(self->state);
-  self->state = NULL;
-  G_OBJECT_CLASS(rc_dualmixer_parent_class)->finalize(object);
-}
-
-static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
-  return rc_dualmixer_aggregate((RcDualMixer *)agg, timeout);
-}
-
-static gboolean start(GstAggregator *agg) { return rc_dualmixer_start((RcDualMixer *)agg); }
-static GstFlowReturn flush(GstAggregator *agg) { return rc_dualmixer_flush((RcDualMixer *)agg); }
-static gboolean stop(GstAggregator *agg) { return rc_dualmixer_stop((RcDualMixer *)agg); }
-
-static gboolean src_event(GstAggregator *agg, GstEvent *event) {
-  return rc_dualmixer_src_event((RcDualMixer *)agg, event);
-}
-
-static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
-  return rc_dualmixer_fixate_src_caps((RcDualMixer *)agg, caps);
-}
-
-static gboolean negotiated_src_caps(GstAggregator *agg, GstCaps *caps) {
-  return rc_dualmixer_set_output_caps((RcDualMixer *)agg, caps);
-}
-
-static GstFlowReturn sink_event_pre_queue(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
-  return rc_dualmixer_sink_event_pre_queue((RcDualMixer *)agg, (RcDualMixerPad *)pad, event);
-}
+RC_DEFINE_TYPE(GstDualMixer, RcDualMixer, rc_dualmixer, GST_TYPE_AGGREGATOR, properties, rc_dualmixer_state_new(),
+    rc_sink_pads_child_proxy)
+RC_PROPERTY_ACCESSORS(rc_dualmixer_, RcDualMixer, settings, properties)
+RC_SETTINGS_COPY(rc_dualmixer, RcDualMixer, properties)
+GST_ELEMENT_REGISTER_DEFINE(dualmixer, "dualmixer", GST_RANK_NONE, rc_dualmixer_get_type())
 
 static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {
   if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
@@ -145,10 +109,6 @@ static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *
 static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query) {
   return rc_sink_caps_query(GST_ELEMENT(agg), GST_PAD(pad), query, NULL)
       || GST_AGGREGATOR_CLASS(rc_dualmixer_parent_class)->sink_query(agg, pad, query);
-}
-
-static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
-  return rc_dualmixer_change_state((RcDualMixer *)element, transition);
 }
 
 /* The base class's handlers, which the Swift overrides call around their own work. */
@@ -165,17 +125,11 @@ GstStateChangeReturn rc_dualmixer_parent_change_state(RcDualMixer *self, GstStat
   return GST_ELEMENT_CLASS(rc_dualmixer_parent_class)->change_state(GST_ELEMENT(self), transition);
 }
 
-static void rc_dualmixer_class_init(RcDualMixerClass *klass) {
-  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+static void rc_dualmixer_class_setup(RcDualMixerClass *klass) {
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
   GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS(klass);
 
-  gobject_class->set_property = set_property;
-  gobject_class->get_property = get_property;
-  gobject_class->finalize = finalize;
-  element_class->change_state = change_state;
-  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
-
+  element_class->change_state = rc_dualmixer_change_state;
   gst_element_class_add_static_pad_template_with_gtype(element_class, &app_template, rc_dualmixer_pad_get_type());
   gst_element_class_add_static_pad_template_with_gtype(element_class, &mic_template, rc_dualmixer_pad_get_type());
   gst_element_class_add_static_pad_template_with_gtype(element_class, &src_template, GST_TYPE_AGGREGATOR_PAD);
@@ -184,20 +138,20 @@ static void rc_dualmixer_class_init(RcDualMixerClass *klass) {
       "or absent) into one 48 kHz stereo stream, aligned by running time",
       "ReplayCast developers");
 
-  agg_class->aggregate = aggregate;
-  agg_class->start = start;
-  agg_class->stop = stop;
-  agg_class->src_event = src_event;
-  agg_class->flush = flush;
-  agg_class->fixate_src_caps = fixate_src_caps;
-  agg_class->negotiated_src_caps = negotiated_src_caps;
+  agg_class->aggregate = rc_dualmixer_aggregate;
+  agg_class->start = rc_dualmixer_start;
+  agg_class->stop = rc_dualmixer_stop;
+  agg_class->src_event = rc_dualmixer_src_event;
+  agg_class->flush = rc_dualmixer_flush;
+  agg_class->fixate_src_caps = rc_dualmixer_fixate_src_caps;
+  agg_class->negotiated_src_caps = rc_dualmixer_set_output_caps;
   agg_class->sink_event = sink_event;
-  agg_class->sink_event_pre_queue = sink_event_pre_queue;
+  agg_class->sink_event_pre_queue = rc_dualmixer_sink_event_pre_queue;
   agg_class->sink_query = sink_query;
   agg_class->get_next_time = gst_aggregator_simple_get_next_time;
 }
 
-static void rc_dualmixer_init(RcDualMixer *self) {
+static void rc_dualmixer_instance_setup(RcDualMixer *self) {
   GstElementClass *klass = GST_ELEMENT_GET_CLASS(self);
   const char *names[2] = { "app", "mic" };
   for (int i = 0; i < 2; i++) {
@@ -208,6 +162,4 @@ static void rc_dualmixer_init(RcDualMixer *self) {
     self->pads[i] = pad;
     gst_element_add_pad(GST_ELEMENT(self), GST_PAD(pad));
   }
-  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
-  self->state = rc_dualmixer_state_new();
 }

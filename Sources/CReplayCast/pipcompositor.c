@@ -87,18 +87,9 @@ static const RcProperty pad_properties[] = {
       "Radius in pixels of the picture's rounded corners (0 = square)", 0, MAX_PIXELS, 0, CONTROLLABLE),
 };
 
-typedef RcPipCompositorPad GstPipCompositorPad;
-typedef RcPipCompositorPadClass GstPipCompositorPadClass;
-G_DEFINE_TYPE(GstPipCompositorPad, rc_pipcompositor_pad, GST_TYPE_VIDEO_AGGREGATOR_PAD)
-
-RC_PROPERTY_ACCESSORS(pad_, RcPipCompositorPad, settings, pad_properties)
-
-static void pad_finalize(GObject *object) {
-  RcPipCompositorPad *pad = (RcPipCompositorPad *)object;
-  rc_pipcompositor_pad_state_free(pad->state);
-  pad->state = NULL;
-  G_OBJECT_CLASS(rc_pipcompositor_pad_parent_class)->finalize(object);
-}
+RC_DEFINE_TYPE(GstPipCompositorPad, RcPipCompositorPad, rc_pipcompositor_pad, GST_TYPE_VIDEO_AGGREGATOR_PAD,
+    pad_properties, rc_pipcompositor_pad_state_new(), rc_no_interfaces)
+RC_PROPERTY_ACCESSORS(rc_pipcompositor_pad_, RcPipCompositorPad, settings, pad_properties)
 
 /* The base class maps every pad's buffer for reading before aggregate_frames. The main
  * pad's buffer may have become (the memory of) the output, which is mapped for writing:
@@ -110,21 +101,11 @@ static gboolean pad_prepare_frame(GstVideoAggregatorPad *vpad, GstVideoAggregato
   return GST_VIDEO_AGGREGATOR_PAD_CLASS(rc_pipcompositor_pad_parent_class)->prepare_frame(vpad, vagg, buffer, prepared);
 }
 
-static void rc_pipcompositor_pad_class_init(RcPipCompositorPadClass *klass) {
-  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
-  GstVideoAggregatorPadClass *vpad_class = GST_VIDEO_AGGREGATOR_PAD_CLASS(klass);
-
-  gobject_class->set_property = pad_set_property;
-  gobject_class->get_property = pad_get_property;
-  gobject_class->finalize = pad_finalize;
-  vpad_class->prepare_frame = pad_prepare_frame;
-  rc_properties_install(gobject_class, pad_properties, G_N_ELEMENTS(pad_properties));
+static void rc_pipcompositor_pad_class_setup(RcPipCompositorPadClass *klass) {
+  GST_VIDEO_AGGREGATOR_PAD_CLASS(klass)->prepare_frame = pad_prepare_frame;
 }
 
-static void rc_pipcompositor_pad_init(RcPipCompositorPad *pad) {
-  rc_properties_init(&pad->settings, pad_properties, G_N_ELEMENTS(pad_properties));
-  pad->state = rc_pipcompositor_pad_state_new();
-}
+static void rc_pipcompositor_pad_instance_setup(RcPipCompositorPad *pad) {}
 
 /* ------------------------------------------------------------------------------------ */
 /* Element: GstPipCompositor                                                             */
@@ -140,13 +121,11 @@ static const RcProperty properties[] = {
 /* The aggregator's own setting, shown as compositor shows it. */
 #define PROP_IGNORE_INACTIVE_PADS (G_N_ELEMENTS(properties) + 1)
 
-/* The GType is GstPipCompositor so instances are named "pipcompositor0". */
-typedef RcPipCompositor GstPipCompositor;
-typedef RcPipCompositorClass GstPipCompositorClass;
-G_DEFINE_TYPE_WITH_CODE(GstPipCompositor, rc_pipcompositor, GST_TYPE_VIDEO_AGGREGATOR,
-    G_IMPLEMENT_INTERFACE(GST_TYPE_CHILD_PROXY, rc_sink_pads_child_proxy_init))
+RC_DEFINE_TYPE(GstPipCompositor, RcPipCompositor, rc_pipcompositor, GST_TYPE_VIDEO_AGGREGATOR, properties,
+    rc_pipcompositor_state_new(), rc_sink_pads_child_proxy)
+GST_ELEMENT_REGISTER_DEFINE(pipcompositor, "pipcompositor", GST_RANK_NONE, rc_pipcompositor_get_type())
 
-static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+static void rc_pipcompositor_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
   RcPipCompositor *self = (RcPipCompositor *)object;
   if (id == PROP_IGNORE_INACTIVE_PADS)
     gst_aggregator_set_ignore_inactive_pads(GST_AGGREGATOR(self), g_value_get_boolean(value));
@@ -154,7 +133,7 @@ static void set_property(GObject *object, guint id, const GValue *value, GParamS
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
-static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+static void rc_pipcompositor_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
   RcPipCompositor *self = (RcPipCompositor *)object;
   if (id == PROP_IGNORE_INACTIVE_PADS)
     g_value_set_boolean(value, gst_aggregator_get_ignore_inactive_pads(GST_AGGREGATOR(self)));
@@ -162,31 +141,12 @@ static void get_property(GObject *object, guint id, GValue *value, GParamSpec *p
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
-static void finalize(GObject *object) {
-  RcPipCompositor *self = (RcPipCompositor *)object;
-  rc_pipcompositor_state_free(self->state);
-  self->state = NULL;
-  G_OBJECT_CLASS(rc_pipcompositor_parent_class)->finalize(object);
-}
-
 GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf) {
   return GST_VIDEO_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->create_output_buffer(GST_VIDEO_AGGREGATOR(self), outbuf);
 }
 
-static GstFlowReturn create_output_buffer(GstVideoAggregator *vagg, GstBuffer **outbuf) {
-  return rc_pipcompositor_create_output_buffer((RcPipCompositor *)vagg, outbuf);
-}
-
-static GstFlowReturn aggregate_frames(GstVideoAggregator *vagg, GstBuffer *outbuf) {
-  return rc_pipcompositor_aggregate_frames((RcPipCompositor *)vagg, outbuf);
-}
-
 GstFlowReturn rc_pipcompositor_parent_aggregate(RcPipCompositor *self, gboolean timeout) {
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->aggregate(GST_AGGREGATOR(self), timeout);
-}
-
-static GstFlowReturn aggregate(GstAggregator *agg, gboolean timeout) {
-  return rc_pipcompositor_aggregate((RcPipCompositor *)agg, timeout);
 }
 
 static gboolean start(GstAggregator *agg) {
@@ -205,21 +165,9 @@ static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_event(agg, pad, event);
 }
 
-static GstCaps *sink_caps(GstElement *element, GstCaps *filter) {
-  return rc_pipcompositor_sink_caps((RcPipCompositor *)element, filter);
-}
-
 static gboolean sink_query(GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query) {
-  return rc_sink_caps_query(GST_ELEMENT(agg), GST_PAD(pad), query, sink_caps)
+  return rc_sink_caps_query(GST_ELEMENT(agg), GST_PAD(pad), query, rc_pipcompositor_sink_caps)
       || GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->sink_query(agg, pad, query);
-}
-
-static void find_best_format(GstVideoAggregator *vagg, GstCaps *downstream, GstVideoInfo *best, gboolean *alpha) {
-  rc_pipcompositor_find_best_format((RcPipCompositor *)vagg, downstream, best, alpha);
-}
-
-static GstCaps *fixate_src_caps(GstAggregator *agg, GstCaps *caps) {
-  return rc_pipcompositor_fixate_src_caps((RcPipCompositor *)agg, caps);
 }
 
 GstCaps *rc_pipcompositor_template_caps(void) { return gst_static_pad_template_get_caps(&src_template); }
@@ -238,17 +186,12 @@ static void release_pad(GstElement *element, GstPad *pad) {
   GST_ELEMENT_CLASS(rc_pipcompositor_parent_class)->release_pad(element, pad);
 }
 
-static void rc_pipcompositor_class_init(RcPipCompositorClass *klass) {
+static void rc_pipcompositor_class_setup(RcPipCompositorClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
   GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS(klass);
   GstVideoAggregatorClass *vagg_class = GST_VIDEO_AGGREGATOR_CLASS(klass);
 
-  gobject_class->set_property = set_property;
-  gobject_class->get_property = get_property;
-  gobject_class->finalize = finalize;
-
-  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
   g_object_class_install_property(gobject_class, PROP_IGNORE_INACTIVE_PADS,
       g_param_spec_boolean("ignore-inactive-pads", "Ignore inactive pads",
           "Avoid timing out waiting for inactive pads", TRUE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
@@ -262,21 +205,19 @@ static void rc_pipcompositor_class_init(RcPipCompositorClass *klass) {
 
   element_class->request_new_pad = request_new_pad;
   element_class->release_pad = release_pad;
-  agg_class->aggregate = aggregate;
+  agg_class->aggregate = rc_pipcompositor_aggregate;
   agg_class->start = start;
   agg_class->stop = stop;
   agg_class->sink_event = sink_event;
   agg_class->sink_query = sink_query;
-  agg_class->fixate_src_caps = fixate_src_caps;
-  vagg_class->find_best_format = find_best_format;
-  vagg_class->create_output_buffer = create_output_buffer;
-  vagg_class->aggregate_frames = aggregate_frames;
+  agg_class->fixate_src_caps = rc_pipcompositor_fixate_src_caps;
+  vagg_class->find_best_format = rc_pipcompositor_find_best_format;
+  vagg_class->create_output_buffer = rc_pipcompositor_create_output_buffer;
+  vagg_class->aggregate_frames = rc_pipcompositor_aggregate_frames;
 
   gst_type_mark_as_plugin_api(rc_pipcompositor_pad_get_type(), 0);
 }
 
-static void rc_pipcompositor_init(RcPipCompositor *self) {
-  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
+static void rc_pipcompositor_instance_setup(RcPipCompositor *self) {
   gst_aggregator_set_ignore_inactive_pads(GST_AGGREGATOR(self), TRUE);
-  self->state = rc_pipcompositor_state_new();
 }

@@ -5,13 +5,15 @@
 #define PACKAGE_VERSION "0.1.0"
 #endif
 
+#define DECLARE_ELEMENT(name, NAME, description) GST_ELEMENT_REGISTER_DECLARE(name);
+RC_ELEMENTS(DECLARE_ELEMENT)
+
 static gboolean plugin_init(GstPlugin *plugin) {
+  gboolean ret = FALSE;
   rc_debug_init();
-  return gst_element_register(plugin, "volumemeter", GST_RANK_NONE, rc_volumemeter_get_type())
-      && gst_element_register(plugin, "replaykitsrc", GST_RANK_NONE, rc_replaykitsrc_get_type())
-      && gst_element_register(plugin, "dualmixer", GST_RANK_NONE, rc_dualmixer_get_type())
-      && gst_element_register(plugin, "pipcompositor", GST_RANK_NONE, rc_pipcompositor_get_type())
-      && gst_element_register(plugin, "rtmpreconnectsink", GST_RANK_NONE, rc_rtmpreconnectsink_get_type());
+#define REGISTER_ELEMENT(name, NAME, description) ret |= GST_ELEMENT_REGISTER(name, plugin);
+  RC_ELEMENTS(REGISTER_ELEMENT)
+  return ret;
 }
 
 /* GST_VERSION_MAJOR and friends are parenthesised numbers: "1", not "(1)". */

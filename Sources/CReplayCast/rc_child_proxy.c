@@ -20,8 +20,13 @@ static guint children_count(GstChildProxy *proxy) {
   return count;
 }
 
-void rc_sink_pads_child_proxy_init(gpointer g_iface, gpointer iface_data) {
+static void child_proxy_init(gpointer g_iface, gpointer iface_data) {
   GstChildProxyInterface *iface = g_iface;
   iface->get_child_by_index = child_by_index;
   iface->get_children_count = children_count;
+}
+
+void rc_sink_pads_child_proxy(GType type) {
+  static const GInterfaceInfo info = { child_proxy_init, NULL, NULL };
+  g_type_add_interface_static(type, GST_TYPE_CHILD_PROXY, &info);
 }

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "rc_debug.h"
+#include "include/rc_debug.h"
 
 static GstDebugCategory *categories[RC_LOG_COUNT];
 
 void rc_debug_init(void) {
-  GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_VOLUMEMETER], "volumemeter", 0, "ReplayCast volumemeter");
-  GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_REPLAYKITSRC], "replaykitsrc", 0, "ReplayCast ReplayKit emulator");
-  GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_DUALMIXER], "dualmixer", 0, "ReplayCast app + mic mixer");
-  GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_PIPCOMPOSITOR], "pipcompositor", 0, "ReplayCast picture-in-picture");
-  GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_RTMPRECONNECTSINK], "rtmpreconnectsink", 0, "ReplayCast RTMP sink that reconnects");
+#define INIT_CATEGORY(name, NAME, description) \
+  GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_##NAME], #name, 0, description);
+  RC_ELEMENTS(INIT_CATEGORY)
+#undef INIT_CATEGORY
 }
 
 GstDebugLevel rc_debug_threshold(RcLogCategory category) {

@@ -96,20 +96,13 @@ static const RcProperty properties[] = {
 };
 #undef S
 
-/* The GType is GstReplayKitSrc so instances are named "replaykitsrc0". */
-typedef RcReplayKitSrc GstReplayKitSrc;
-typedef RcReplayKitSrcClass GstReplayKitSrcClass;
-G_DEFINE_TYPE(GstReplayKitSrc, rc_replaykitsrc, GST_TYPE_ELEMENT)
+RC_DEFINE_TYPE(GstReplayKitSrc, RcReplayKitSrc, rc_replaykitsrc, GST_TYPE_ELEMENT, properties,
+    rc_replaykitsrc_state_new(self), rc_no_interfaces)
+RC_SETTINGS_COPY(rc_replaykitsrc, RcReplayKitSrc, properties)
+RC_SETTINGS_CLEAR(rc_replaykitsrc, RcReplayKitSrc, properties)
+GST_ELEMENT_REGISTER_DEFINE(replaykitsrc, "replaykitsrc", GST_RANK_NONE, rc_replaykitsrc_get_type())
 
-void rc_replaykitsrc_copy_settings(RcReplayKitSrc *self, RcReplayKitSrcSettings *out) {
-  rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
-}
-
-void rc_replaykitsrc_settings_clear(RcReplayKitSrcSettings *settings) {
-  rc_properties_clear(settings, properties, G_N_ELEMENTS(properties));
-}
-
-static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+static void rc_replaykitsrc_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
   RcReplayKitSrc *self = (RcReplayKitSrc *)object;
   gboolean checked = id >= 1 && id <= G_N_ELEMENTS(properties) && properties[id - 1].kind == RC_PROPERTY_STRING;
   if (checked && !rc_replaykitsrc_accept_string(self, pspec->name, g_value_get_string(value)))
@@ -118,19 +111,7 @@ static void set_property(GObject *object, guint id, const GValue *value, GParamS
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
-static void get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
-  RcReplayKitSrc *self = (RcReplayKitSrc *)object;
-  if (!rc_properties_get(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
-}
-
-static void finalize(GObject *object) {
-  RcReplayKitSrc *self = (RcReplayKitSrc *)object;
-  rc_replaykitsrc_state_free(self->state);
-  self->state = NULL;
-  rc_replaykitsrc_settings_clear(&self->settings);
-  G_OBJECT_CLASS(rc_replaykitsrc_parent_class)->finalize(object);
-}
+RC_PROPERTY_GETTER(rc_replaykitsrc_, RcReplayKitSrc, settings, properties)
 
 const gchar *rc_replaykitsrc_device_name(gint device) {
   for (const GEnumValue *v = device_values; v->value_nick; v++)
@@ -175,44 +156,12 @@ static gboolean src_event(GstPad *pad, GstObject *parent, GstEvent *event) {
   return rc_replaykitsrc_src_event((RcReplayKitSrc *)parent, pad, event);
 }
 
+static const RcLifecycle lifecycle = {
+  rc_replaykitsrc_open, rc_replaykitsrc_start, rc_replaykitsrc_stop, rc_replaykitsrc_set_playing, rc_replaykitsrc_is_live,
+};
+
 static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
-  RcReplayKitSrc *self = (RcReplayKitSrc *)element;
-  switch (transition) {
-    case GST_STATE_CHANGE_NULL_TO_READY:
-      if (!rc_replaykitsrc_open(self))
-        return GST_STATE_CHANGE_FAILURE;
-      break;
-    case GST_STATE_CHANGE_READY_TO_PAUSED:
-      /* Built before the pads' tasks start, dropped after they stopped (PAUSED -> READY): a
-       * pipeline taken back to READY runs again from the start. */
-      if (!rc_replaykitsrc_start(self))
-        return GST_STATE_CHANGE_FAILURE;
-      break;
-    case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
-    case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
-      rc_replaykitsrc_set_playing(self, transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING);
-      break;
-    default:
-      break;
-  }
-
-  GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_replaykitsrc_parent_class)->change_state(element, transition);
-  if (ret == GST_STATE_CHANGE_FAILURE)
-    return ret;
-
-  switch (transition) {
-    case GST_STATE_CHANGE_READY_TO_PAUSED:
-    case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
-      if (rc_replaykitsrc_is_live(self))
-        ret = GST_STATE_CHANGE_NO_PREROLL;
-      break;
-    case GST_STATE_CHANGE_PAUSED_TO_READY:
-      rc_replaykitsrc_stop(self);
-      break;
-    default:
-      break;
-  }
-  return ret;
+  return rc_lifecycle_change_state(element, transition, GST_ELEMENT_CLASS(rc_replaykitsrc_parent_class), &lifecycle);
 }
 
 /* An application ending the pipeline sends EOS to it; a source with several pads would
@@ -233,16 +182,11 @@ static gboolean action_event(RcReplayKitSrc *self, const gchar *action) {
   return action != NULL && rc_replaykitsrc_event(self, action);
 }
 
-static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
-  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+static void rc_replaykitsrc_class_setup(RcReplayKitSrcClass *klass) {
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
 
-  gobject_class->set_property = set_property;
-  gobject_class->get_property = get_property;
-  gobject_class->finalize = finalize;
   element_class->change_state = change_state;
   element_class->send_event = send_event;
-  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
 
   signals[SIGNAL_PAUSE] = g_signal_new_class_handler("pause", G_TYPE_FROM_CLASS(klass),
       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, G_CALLBACK(action_pause), NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -261,9 +205,7 @@ static void rc_replaykitsrc_class_init(RcReplayKitSrcClass *klass) {
       "ReplayCast developers");
 }
 
-static void rc_replaykitsrc_init(RcReplayKitSrc *self) {
-  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
-
+static void rc_replaykitsrc_instance_setup(RcReplayKitSrc *self) {
   for (int k = 0; k < RC_STREAM_COUNT; k++) {
     GstPad *pad = gst_pad_new_from_static_template(&templates[k], templates[k].name_template);
     gst_pad_set_element_private(pad, GINT_TO_POINTER(k));
@@ -275,5 +217,4 @@ static void rc_replaykitsrc_init(RcReplayKitSrc *self) {
     self->pads[k] = pad;
   }
   GST_OBJECT_FLAG_SET(self, GST_ELEMENT_FLAG_SOURCE);
-  self->state = rc_replaykitsrc_state_new(self);
 }

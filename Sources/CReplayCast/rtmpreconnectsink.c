@@ -13,10 +13,6 @@ static GstStaticPadTemplate templates[RC_RTMP_STREAM_COUNT] = {
   GST_STATIC_PAD_TEMPLATE("audio", GST_PAD_SINK, GST_PAD_REQUEST, GST_STATIC_CAPS(RC_RTMP_AUDIO_CAPS)),
 };
 
-typedef RcRtmpReconnectSink GstRtmpReconnectSink;
-typedef RcRtmpReconnectSinkClass GstRtmpReconnectSinkClass;
-G_DEFINE_TYPE(GstRtmpReconnectSink, rc_rtmpreconnectsink, GST_TYPE_ELEMENT)
-
 static const GEnumValue while_disconnected_values[] = {
   { RC_WHILE_DISCONNECTED_DROP, "Drop what arrives while disconnected; the next connection starts at a new keyframe",
     "drop" },
@@ -69,15 +65,12 @@ static const RcProperty properties[] = {
       "Connections made again after one was lost, since the element started", 0, G_MAXUINT, 0, STATUS),
 };
 
-RC_PROPERTY_ACCESSORS(, RcRtmpReconnectSink, settings, properties)
-
-void rc_rtmpreconnectsink_copy_settings(RcRtmpReconnectSink *self, RcRtmpReconnectSinkSettings *out) {
-  rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
-}
-
-void rc_rtmpreconnectsink_settings_clear(RcRtmpReconnectSinkSettings *settings) {
-  rc_properties_clear(settings, properties, G_N_ELEMENTS(properties));
-}
+RC_DEFINE_TYPE(GstRtmpReconnectSink, RcRtmpReconnectSink, rc_rtmpreconnectsink, GST_TYPE_ELEMENT, properties,
+    rc_rtmpreconnectsink_state_new(), rc_no_interfaces)
+RC_PROPERTY_ACCESSORS(rc_rtmpreconnectsink_, RcRtmpReconnectSink, settings, properties)
+RC_SETTINGS_COPY(rc_rtmpreconnectsink, RcRtmpReconnectSink, properties)
+RC_SETTINGS_CLEAR(rc_rtmpreconnectsink, RcRtmpReconnectSink, properties)
+GST_ELEMENT_REGISTER_DEFINE(rtmpreconnectsink, "rtmpreconnectsink", GST_RANK_NONE, rc_rtmpreconnectsink_get_type())
 
 void rc_rtmpreconnectsink_publish(RcRtmpReconnectSink *self, RcRtmpConnection connection, guint reconnections) {
   guint count = G_N_ELEMENTS(properties);
@@ -139,44 +132,18 @@ static void release_pad(GstElement *element, GstPad *pad) {
   gst_object_unref(out);
 }
 
+/* A network sink does not preroll: nothing it holds decides when the pipeline can play. */
+static const RcLifecycle lifecycle = {
+  NULL, rc_rtmpreconnectsink_start, rc_rtmpreconnectsink_stop, rc_rtmpreconnectsink_set_playing, NULL,
+};
+
 static GstStateChangeReturn change_state(GstElement *element, GstStateChange transition) {
-  RcRtmpReconnectSink *self = (RcRtmpReconnectSink *)element;
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && !rc_rtmpreconnectsink_start(self))
-    return GST_STATE_CHANGE_FAILURE;
-  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
-    rc_rtmpreconnectsink_set_playing(self, FALSE);
-  GstStateChangeReturn ret = GST_ELEMENT_CLASS(rc_rtmpreconnectsink_parent_class)->change_state(element, transition);
-  /* After the pads stopped: no streaming thread is inside the element any more. */
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
-    rc_rtmpreconnectsink_stop(self);
-  if (ret == GST_STATE_CHANGE_FAILURE)
-    return ret;
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
-    rc_rtmpreconnectsink_set_playing(self, TRUE);
-  /* A network sink does not preroll: nothing it holds decides when the pipeline can play. */
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED || transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
-    ret = GST_STATE_CHANGE_NO_PREROLL;
-  return ret;
+  return rc_lifecycle_change_state(element, transition, GST_ELEMENT_CLASS(rc_rtmpreconnectsink_parent_class),
+      &lifecycle);
 }
 
-static void finalize(GObject *object) {
-  RcRtmpReconnectSink *self = (RcRtmpReconnectSink *)object;
-  rc_rtmpreconnectsink_state_free(self->state);
-  self->state = NULL;
-  for (int k = 0; k < RC_RTMP_STREAM_COUNT; k++)
-    g_clear_object(&self->outpads[k]);
-  rc_rtmpreconnectsink_settings_clear(&self->settings);
-  G_OBJECT_CLASS(rc_rtmpreconnectsink_parent_class)->finalize(object);
-}
-
-static void rc_rtmpreconnectsink_class_init(RcRtmpReconnectSinkClass *klass) {
-  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+static void rc_rtmpreconnectsink_class_setup(RcRtmpReconnectSinkClass *klass) {
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
-
-  gobject_class->set_property = set_property;
-  gobject_class->get_property = get_property;
-  gobject_class->finalize = finalize;
-  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
 
   element_class->change_state = change_state;
   element_class->request_new_pad = request_new_pad;
@@ -189,8 +156,6 @@ static void rc_rtmpreconnectsink_class_init(RcRtmpReconnectSinkClass *klass) {
       "ReplayCast developers");
 }
 
-static void rc_rtmpreconnectsink_init(RcRtmpReconnectSink *self) {
-  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
+static void rc_rtmpreconnectsink_instance_setup(RcRtmpReconnectSink *self) {
   GST_OBJECT_FLAG_SET(self, GST_ELEMENT_FLAG_SINK);
-  self->state = rc_rtmpreconnectsink_state_new();
 }

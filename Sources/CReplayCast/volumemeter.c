@@ -14,12 +14,6 @@ static GstStaticPadTemplate sink_template =
 static GstStaticPadTemplate src_template =
     GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(RC_VOLUMEMETER_CAPS));
 
-/* The GType is named GstVolumeMeter because GStreamer names instances after the type with
- * only a "Gst" prefix stripped: this gives "volumemeter0", as users expect from the factory. */
-typedef RcVolumeMeter GstVolumeMeter;
-typedef RcVolumeMeterClass GstVolumeMeterClass;
-G_DEFINE_TYPE(GstVolumeMeter, rc_volumemeter, GST_TYPE_BASE_TRANSFORM)
-
 #define MUTABLE GST_PARAM_MUTABLE_PLAYING
 static const RcProperty properties[] = {
   RC_UINT64(RcVolumeMeterSettings, interval, "interval", "Interval",
@@ -41,9 +35,14 @@ static const RcProperty properties[] = {
       MUTABLE | G_PARAM_DEPRECATED),
 };
 
+RC_DEFINE_TYPE(GstVolumeMeter, RcVolumeMeter, rc_volumemeter, GST_TYPE_BASE_TRANSFORM, properties,
+    rc_volumemeter_state_new(), rc_no_interfaces)
+RC_SETTINGS_COPY(rc_volumemeter, RcVolumeMeter, properties)
+GST_ELEMENT_REGISTER_DEFINE(volumemeter, "volumemeter", GST_RANK_NONE, rc_volumemeter_get_type())
+
 /* As level: with audio-level-meta the buffers must be writable, so the base class stops
  * passing them through untouched (it copies a shared one) and does so again without it. */
-static void set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+static void rc_volumemeter_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
   RcVolumeMeter *self = (RcVolumeMeter *)object;
   if (!rc_properties_set(self, &self->settings, properties, G_N_ELEMENTS(properties), id, value)) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
@@ -59,7 +58,7 @@ static void set_property(GObject *object, guint id, const GValue *value, GParamS
   g_atomic_int_inc(&self->settings_writes);
 }
 
-RC_PROPERTY_GETTER(, RcVolumeMeter, settings, properties)
+RC_PROPERTY_GETTER(rc_volumemeter_, RcVolumeMeter, settings, properties)
 
 RcAudioLevelMetaWrite rc_volumemeter_write_audio_level(GstBuffer *buffer, guint8 level) {
   if (!gst_buffer_is_writable(buffer))
@@ -73,17 +72,6 @@ RcAudioLevelMetaWrite rc_volumemeter_write_audio_level(GstBuffer *buffer, guint8
   return RC_AUDIO_LEVEL_META_ADDED;
 }
 
-void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out) {
-  rc_properties_copy(self, &self->settings, sizeof *out, properties, G_N_ELEMENTS(properties), out);
-}
-
-static void finalize(GObject *object) {
-  RcVolumeMeter *self = (RcVolumeMeter *)object;
-  rc_volumemeter_state_free(self->state);
-  self->state = NULL;
-  G_OBJECT_CLASS(rc_volumemeter_parent_class)->finalize(object);
-}
-
 /* The streaming thread sees the new count with its next settings copy and resets then, so
  * the meter is never touched from the application's thread. */
 static void action_reset(RcVolumeMeter *self) {
@@ -91,17 +79,6 @@ static void action_reset(RcVolumeMeter *self) {
   self->settings.loudness_resets++;
   GST_OBJECT_UNLOCK(self);
   g_atomic_int_inc(&self->settings_writes);
-}
-
-static gboolean start(GstBaseTransform *trans) { return rc_volumemeter_start((RcVolumeMeter *)trans); }
-static gboolean stop(GstBaseTransform *trans) { return rc_volumemeter_stop((RcVolumeMeter *)trans); }
-
-static gboolean set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *outcaps) {
-  return rc_volumemeter_set_caps((RcVolumeMeter *)trans, incaps);
-}
-
-static GstFlowReturn transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
-  return rc_volumemeter_transform_ip((RcVolumeMeter *)trans, buffer);
 }
 
 static gboolean sink_event(GstBaseTransform *trans, GstEvent *event) {
@@ -131,18 +108,12 @@ static gboolean accept_caps(GstBaseTransform *trans, GstPadDirection direction, 
   return GST_BASE_TRANSFORM_CLASS(rc_volumemeter_parent_class)->accept_caps(trans, direction, caps);
 }
 
-static void rc_volumemeter_class_init(RcVolumeMeterClass *klass) {
-  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+static void rc_volumemeter_class_setup(RcVolumeMeterClass *klass) {
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS(klass);
 
-  gobject_class->set_property = set_property;
-  gobject_class->get_property = get_property;
-  gobject_class->finalize = finalize;
-  rc_properties_install(gobject_class, properties, G_N_ELEMENTS(properties));
   g_signal_new_class_handler("reset", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
       G_CALLBACK(action_reset), NULL, NULL, NULL, G_TYPE_NONE, 0);
-
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);
   gst_element_class_set_static_metadata(element_class, "Volume meter", "Filter/Analyzer/Audio",
@@ -150,18 +121,16 @@ static void rc_volumemeter_class_init(RcVolumeMeterClass *klass) {
       "posted as bus messages; audio passes through untouched",
       "ReplayCast developers");
 
-  trans_class->start = start;
-  trans_class->stop = stop;
-  trans_class->set_caps = set_caps;
-  trans_class->transform_ip = transform_ip;
+  trans_class->start = rc_volumemeter_start;
+  trans_class->stop = rc_volumemeter_stop;
+  trans_class->set_caps = rc_volumemeter_set_caps;
+  trans_class->transform_ip = rc_volumemeter_transform_ip;
   trans_class->sink_event = sink_event;
   trans_class->query = query;
   trans_class->accept_caps = accept_caps;
 }
 
-static void rc_volumemeter_init(RcVolumeMeter *self) {
-  rc_properties_init(&self->settings, properties, G_N_ELEMENTS(properties));
-  self->state = rc_volumemeter_state_new();
+static void rc_volumemeter_instance_setup(RcVolumeMeter *self) {
   gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), TRUE);
   gst_base_transform_set_gap_aware(GST_BASE_TRANSFORM(self), TRUE);
 }

@@ -8,14 +8,19 @@
 
 #include <gst/gst.h>
 
-typedef enum {
-  RC_LOG_VOLUMEMETER,
-  RC_LOG_REPLAYKITSRC,
-  RC_LOG_DUALMIXER,
-  RC_LOG_PIPCOMPOSITOR,
-  RC_LOG_RTMPRECONNECTSINK,
-  RC_LOG_COUNT,
-} RcLogCategory;
+/* Every element of the plugin, once: factory name (also its debug category's and its
+ * GST_ELEMENT_REGISTER name), the suffix of its RcLogCategory, the category's description.
+ * plugin.c registers each, rc_debug.c creates each category. */
+#define RC_ELEMENTS(X)                                                        \
+  X(volumemeter, VOLUMEMETER, "ReplayCast volumemeter")                       \
+  X(replaykitsrc, REPLAYKITSRC, "ReplayCast ReplayKit emulator")              \
+  X(dualmixer, DUALMIXER, "ReplayCast app + mic mixer")                       \
+  X(pipcompositor, PIPCOMPOSITOR, "ReplayCast picture-in-picture")            \
+  X(rtmpreconnectsink, RTMPRECONNECTSINK, "ReplayCast RTMP sink that reconnects")
+
+#define RC_LOG_CATEGORY_ENUM(name, NAME, description) RC_LOG_##NAME,
+typedef enum { RC_ELEMENTS(RC_LOG_CATEGORY_ENUM) RC_LOG_COUNT } RcLogCategory;
+#undef RC_LOG_CATEGORY_ENUM
 
 /* Creates the categories; plugin_init calls it, before any element exists. */
 void rc_debug_init(void);

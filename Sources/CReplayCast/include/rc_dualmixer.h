@@ -2,8 +2,7 @@
 #ifndef RC_DUALMIXER_H
 #define RC_DUALMIXER_H
 
-#include "rc_gst.h"
-#include "rc_properties.h"
+#include "rc_element.h"
 
 typedef enum {
   RC_MIX_SUM = 0,
@@ -32,9 +31,7 @@ typedef struct {
   GstPadChainFunction aggregator_chain;
 } RcDualMixerPad;
 
-typedef struct {
-  GstAggregatorPadClass parent_class;
-} RcDualMixerPadClass;
+RC_CLASS_STRUCT(RcDualMixerPad, GstAggregatorPadClass);
 
 typedef struct {
   GstAggregator parent;
@@ -43,9 +40,7 @@ typedef struct {
   void *state; /* Swift DualMixer, retained; instance init to finalize */
 } RcDualMixer;
 
-typedef struct {
-  GstAggregatorClass parent_class;
-} RcDualMixerClass;
+RC_CLASS_STRUCT(RcDualMixer, GstAggregatorClass);
 
 GType rc_dualmixer_get_type(void);
 GType rc_dualmixer_pad_get_type(void);

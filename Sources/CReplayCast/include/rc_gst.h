@@ -79,7 +79,5 @@ gboolean rc_accept_caps_or_explain(GstElement *element, GstPad *pad, GstCaps *ca
 typedef GstCaps *(*RcCapsAnswer)(GstElement *element, GstCaps *filter);
 gboolean rc_sink_caps_query(GstElement *element, GstPad *pad, GstQuery *query, RcCapsAnswer answer);
 
-/* GstChildProxy over the element's sink pads (rc_child_proxy.c), for G_IMPLEMENT_INTERFACE. */
-void rc_sink_pads_child_proxy_init(gpointer g_iface, gpointer iface_data);
 
 #endif

@@ -2,8 +2,7 @@
 #ifndef RC_PIPCOMPOSITOR_H
 #define RC_PIPCOMPOSITOR_H
 
-#include "rc_gst.h"
-#include "rc_properties.h"
+#include "rc_element.h"
 #include <gst/video/gstvideoaggregator.h>
 
 /* Element property values. The enum values of `background` are compositor's, plus COLOR. */
@@ -57,9 +56,7 @@ typedef struct {
   void *state; /* Swift PictureLayer, retained; pad init to finalize */
 } RcPipCompositorPad;
 
-typedef struct {
-  GstVideoAggregatorPadClass parent_class;
-} RcPipCompositorPadClass;
+RC_CLASS_STRUCT(RcPipCompositorPad, GstVideoAggregatorPadClass);
 
 typedef struct {
   GstVideoAggregator parent;
@@ -67,9 +64,7 @@ typedef struct {
   void *state;                      /* Swift PipCompositor, retained; instance init to finalize */
 } RcPipCompositor;
 
-typedef struct {
-  GstVideoAggregatorClass parent_class;
-} RcPipCompositorClass;
+RC_CLASS_STRUCT(RcPipCompositor, GstVideoAggregatorClass);
 
 GType rc_pipcompositor_get_type(void);
 GType rc_pipcompositor_pad_get_type(void);

@@ -2,8 +2,7 @@
 #ifndef RC_REPLAYKITSRC_H
 #define RC_REPLAYKITSRC_H
 
-#include "rc_gst.h"
-#include "rc_properties.h"
+#include "rc_element.h"
 
 /* The three streams a ReplayKit broadcast upload extension receives. */
 typedef enum {
@@ -56,9 +55,7 @@ typedef struct {
   void *state; /* Swift ReplayKitBroadcast, retained; instance init to finalize */
 } RcReplayKitSrc;
 
-typedef struct {
-  GstElementClass parent_class;
-} RcReplayKitSrcClass;
+RC_CLASS_STRUCT(RcReplayKitSrc, GstElementClass);
 
 GType rc_replaykitsrc_get_type(void);
 

@@ -2,8 +2,7 @@
 #ifndef RC_RTMPRECONNECTSINK_H
 #define RC_RTMPRECONNECTSINK_H
 
-#include "rc_gst.h"
-#include "rc_properties.h"
+#include "rc_element.h"
 
 /* The two elementary streams an FLV stream carries, in the order of the request pads. */
 typedef enum {
@@ -45,16 +44,15 @@ typedef struct {
   GstElement parent;
   /* The request pads (NULL until requested) and, for each, the unparented source pad that
    * feeds the current connection's muxer. Pads are requested and released only in NULL or
-   * READY (an FLV header names its streams once), under the object lock. */
+   * READY (an FLV header names its streams once), under the object lock; GstElement's dispose
+   * releases them, and each out pad with its request pad. */
   GstPad *sinkpads[RC_RTMP_STREAM_COUNT];
   GstPad *outpads[RC_RTMP_STREAM_COUNT];
   RcRtmpReconnectSinkSettings settings;
   void *state; /* Swift RtmpReconnectSink, retained; instance init to finalize */
 } RcRtmpReconnectSink;
 
-typedef struct {
-  GstElementClass parent_class;
-} RcRtmpReconnectSinkClass;
+RC_CLASS_STRUCT(RcRtmpReconnectSink, GstElementClass);
 
 GType rc_rtmpreconnectsink_get_type(void);
 void rc_rtmpreconnectsink_copy_settings(RcRtmpReconnectSink *self, RcRtmpReconnectSinkSettings *out);

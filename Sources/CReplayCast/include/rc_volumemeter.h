@@ -2,8 +2,7 @@
 #ifndef RC_VOLUMEMETER_H
 #define RC_VOLUMEMETER_H
 
-#include "rc_gst.h"
-#include "rc_properties.h"
+#include "rc_element.h"
 
 /* Property values; the copy in the instance is guarded by the object lock, the streaming
  * thread works on a snapshot taken with rc_volumemeter_copy_settings. */
@@ -24,9 +23,7 @@ typedef struct {
   void *state; /* Swift VolumeMeter, retained; lives from instance init to finalize */
 } RcVolumeMeter;
 
-typedef struct {
-  GstBaseTransformClass parent_class;
-} RcVolumeMeterClass;
+RC_CLASS_STRUCT(RcVolumeMeter, GstBaseTransformClass);
 
 GType rc_volumemeter_get_type(void);
 void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out);

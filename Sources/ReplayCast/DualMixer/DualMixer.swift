@@ -364,12 +364,6 @@ func dualMixerStateNew() -> UnsafeMutableRawPointer {
     Unmanaged.passRetained(DualMixer()).toOpaque()
 }
 
-@_cdecl("rc_dualmixer_state_free")
-func dualMixerStateFree(_ state: UnsafeMutableRawPointer?) {
-    guard let state else { return }
-    Unmanaged<DualMixer>.fromOpaque(state).release()
-}
-
 @_cdecl("rc_dualmixer_start")
 func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
     let mixer = DualMixer.of(element)

@@ -571,21 +571,9 @@ func pipcompositorStateNew() -> UnsafeMutableRawPointer {
     Unmanaged.passRetained(PipCompositor()).toOpaque()
 }
 
-@_cdecl("rc_pipcompositor_state_free")
-func pipcompositorStateFree(_ state: UnsafeMutableRawPointer?) {
-    guard let state else { return }
-    Unmanaged<PipCompositor>.fromOpaque(state).release()
-}
-
 @_cdecl("rc_pipcompositor_pad_state_new")
 func pipcompositorPadStateNew() -> UnsafeMutableRawPointer {
     Unmanaged.passRetained(PictureLayer()).toOpaque()
-}
-
-@_cdecl("rc_pipcompositor_pad_state_free")
-func pipcompositorPadStateFree(_ state: UnsafeMutableRawPointer?) {
-    guard let state else { return }
-    Unmanaged<PictureLayer>.fromOpaque(state).release()
 }
 
 @_cdecl("rc_pipcompositor_start")

@@ -182,12 +182,6 @@ func replayKitSourceNew(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> Unsa
     Unmanaged.passRetained(ReplayKitSource(element: element)).toOpaque()
 }
 
-@_cdecl("rc_replaykitsrc_state_free")
-func replayKitSourceFree(_ state: UnsafeMutableRawPointer?) {
-    guard let state else { return }
-    Unmanaged<ReplayKitSource>.fromOpaque(state).release()
-}
-
 @_cdecl("rc_replaykitsrc_accept_string")
 func replayKitSourceAcceptString(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ property: UnsafePointer<gchar>,
                                  _ text: UnsafePointer<gchar>?) -> gboolean {

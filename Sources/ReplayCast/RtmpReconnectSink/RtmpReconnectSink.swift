@@ -220,11 +220,6 @@ func rtmpReconnectSinkStateNew() -> UnsafeMutableRawPointer {
     Unmanaged.passRetained(RtmpReconnectSink()).toOpaque()
 }
 
-@_cdecl("rc_rtmpreconnectsink_state_free")
-func rtmpReconnectSinkStateFree(_ state: UnsafeMutableRawPointer?) {
-    if let state { Unmanaged<RtmpReconnectSink>.fromOpaque(state).release() }
-}
-
 @_cdecl("rc_rtmpreconnectsink_start")
 func rtmpReconnectSinkStart(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> gboolean {
     RtmpReconnectSink.of(element).start(element) ? 1 : 0

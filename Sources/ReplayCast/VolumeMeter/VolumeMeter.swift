@@ -223,12 +223,6 @@ func volumemeterStateNew() -> UnsafeMutableRawPointer {
     Unmanaged.passRetained(VolumeMeter()).toOpaque()
 }
 
-@_cdecl("rc_volumemeter_state_free")
-func volumemeterStateFree(_ state: UnsafeMutableRawPointer?) {
-    guard let state else { return }
-    Unmanaged<VolumeMeter>.fromOpaque(state).release()
-}
-
 @_cdecl("rc_volumemeter_start")
 func volumemeterStart(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean {
     let meter = VolumeMeter.of(element)
@@ -244,7 +238,8 @@ func volumemeterStop(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean
 }
 
 @_cdecl("rc_volumemeter_set_caps")
-func volumemeterSetCaps(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
+func volumemeterSetCaps(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ caps: UnsafeMutablePointer<GstCaps>,
+                        _ outcaps: UnsafeMutablePointer<GstCaps>) -> gboolean {
     let meter = VolumeMeter.of(element)
     return meter.owner.run { meter.setCaps(element, caps) } ? 1 : 0
 }
