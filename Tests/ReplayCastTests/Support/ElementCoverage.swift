@@ -9,13 +9,13 @@ import Testing
 /// without removing its opt-out, fails `ElementCoverageTests`.
 enum ElementCoverage {
     enum Suite: String, CaseIterable, CustomTestStringConvertible {
-        case stateMatrix = "Tests/ReplayCastTests/StateMatrixTests.swift"
-        case stateMatrixLive = "Tests/ReplayCastTests/StateMatrixLiveTests.swift"
-        case flushingSeek = "Tests/ReplayCastTests/FlushingSeekTests.swift"
-        case flushBurst = "Tests/ReplayCastTests/FlushBurstTests.swift"
-        case capsChange = "Tests/ReplayCastTests/CapsChangeTests.swift"
-        case hostileInput = "Tests/ReplayCastTests/HostileInputTests.swift"
-        case propertyThrash = "Tests/ReplayCastTests/PropertyThrashTests.swift"
+        case stateMatrix = "Tests/ReplayCastTests/Conformance/StateMatrixTests.swift"
+        case stateMatrixLive = "Tests/ReplayCastTests/Conformance/StateMatrixLiveTests.swift"
+        case flushingSeek = "Tests/ReplayCastTests/Conformance/FlushingSeekTests.swift"
+        case flushBurst = "Tests/ReplayCastTests/Conformance/FlushBurstTests.swift"
+        case capsChange = "Tests/ReplayCastTests/Conformance/CapsChangeTests.swift"
+        case hostileInput = "Tests/ReplayCastTests/Conformance/HostileInputTests.swift"
+        case propertyThrash = "Tests/ReplayCastTests/Conformance/PropertyThrashTests.swift"
         case allocations = "Tests/system/allocations.py"
         case leaks = "Tests/system/leaks"
         case debugLog = "Tests/system/debug_log"

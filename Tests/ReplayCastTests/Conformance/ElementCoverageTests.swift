@@ -7,7 +7,8 @@ import Testing
 /// Every element of the plugin has a case in every conformance suite, or a written reason in
 /// `ElementCoverage.optedOut`; the registry lists exactly the plugin's elements.
 @Suite struct ElementCoverageTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func theRegistryListsThePluginsElements() {
         GStreamerSetup.ensure()
