@@ -63,7 +63,11 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Costs of the kernels alone, printed by bench/kernels (release build).
         .executableTarget(name: "KernelBench", dependencies: ["MediaKernels", "ReplayKitModel"], path: "bench/KernelBench"),
-        .testTarget(name: "MediaKernelsTests", dependencies: ["MediaKernels"]),
+        // The resampler's quality measurements, for its tests and its printed table.
+        .target(name: "ResamplerMeasurement", dependencies: ["MediaKernels"], path: "Tests/ResamplerMeasurement"),
+        .executableTarget(name: "ResamplerQualityReport", dependencies: ["MediaKernels", "ResamplerMeasurement"],
+                          path: "bench/ResamplerQualityReport"),
+        .testTarget(name: "MediaKernelsTests", dependencies: ["MediaKernels", "ResamplerMeasurement"]),
         .testTarget(name: "ReplayKitModelTests", dependencies: ["ReplayKitModel", "MediaKernels"]),
         .target(name: "CTestSupport", dependencies: ["CGStreamer"], path: "Tests/CTestSupport"),
         .testTarget(name: "ReplayCastTests",

@@ -19,7 +19,7 @@ Target, each band's tolerance being the error it is weighted against:
            1.6  ... 8     -140 dB  (images of everything below 0.4 x Nyquist)
 Nothing is asked between 0.9 and 1.02: that is the transition band.
 
-Usage: python3 bench/resampler_filter.py (numpy)."""
+Usage: python3 scripts/resampler_filter.py (numpy)."""
 import sys
 
 import numpy as np

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
-@testable import MediaKernels
+import MediaKernels
 
-/// Signals and a chunked driver shared by the resampler tests.
-enum ResamplerTestSupport {
+/// Signals and a chunked driver shared by the resampler tests and bench/ResamplerQualityReport.
+public enum ResamplerTestSupport {
     /// Interleaved sine, computed in Double and rounded once to Float.
-    static func sine(frequency: Double, rate: Int, frames: Int, amplitude: Double = 0.5, channels: Int = 1) -> [Float] {
+    public static func sine(frequency: Double, rate: Int, frames: Int, amplitude: Double = 0.5, channels: Int = 1) -> [Float] {
         var out = [Float](repeating: 0, count: frames * channels)
         for n in 0..<frames {
             let value = Float(amplitude * sin(2 * Double.pi * frequency * Double(n) / Double(rate)))
@@ -15,7 +15,7 @@ enum ResamplerTestSupport {
     }
 
     /// Deterministic noise in [-1, 1).
-    static func noise(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [Float] {
+    public static func noise(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [Float] {
         var state = seed
         return (0..<count).map { _ in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -26,7 +26,7 @@ enum ResamplerTestSupport {
     /// Feeds `input` in chunks cycling through `chunks` (frames), reading after every write,
     /// then (if `flush`) writes the lookahead as silence so every output the input defines
     /// comes out. Returns the interleaved output.
-    static func run(
+    public static func run(
         _ resampler: Resampler, _ input: [Float], chunks: [Int] = [1024], flush: Bool = true
     ) -> [Float] {
         let channels = resampler.channels

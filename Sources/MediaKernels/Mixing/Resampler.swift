@@ -31,7 +31,7 @@ import MediaKernelsAVX2
 /// images by a Hann-windowed DFT. GStreamer side: `gst-launch-1.0 audiotestsrc wave=sine
 /// freq=F volume=0.5 ! audio/x-raw,format=F32LE,rate=R,channels=1 ! audioresample !
 /// audio/x-raw,format=F32LE,rate=48000,channels=1 ! filesink`, analysed with numpy; ours:
-/// `REPLAYCAST_REPORT=1 swift test -c release --filter ResamplerQualityReport`.
+/// `swift run -c release ResamplerQualityReport` (bench/ResamplerQualityReport).
 ///
 /// | to 48 kHz                              | ours        | audioresample |
 /// |----------------------------------------|-------------|---------------|

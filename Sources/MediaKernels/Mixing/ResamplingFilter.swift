@@ -18,7 +18,7 @@ import Glibc
 /// coefficients are samples of the response, and the sincs of the time limit fill in between.
 /// `upsamplingSpectrum` holds those samples: 1 through the passband, a transition of five,
 /// then practically 0. They minimise the largest weighted error against a target on a
-/// frequency grid (Lawson's iteratively reweighted least squares, `bench/resampler_filter.py`
+/// frequency grid (Lawson's iteratively reweighted least squares, `scripts/resampler_filter.py`
 /// designs them and prints this literal), under h(±32) = 0. That constraint keeps the
 /// prototype and its slope continuous at its ends, so far stopband lobes fall fast; it also
 /// makes every polyphase row sum to the same gain, so normalising each row to unit gain adds
@@ -51,7 +51,7 @@ struct ResamplingFilter: Sendable {
     static let upsampling = ResamplingFilter(span: 64, shape: .spectrum(upsamplingSpectrum))
     static let downsampling = ResamplingFilter(span: 72, shape: .kaiserSinc(cutoff: 0.925, beta: 11.0))
 
-    /// Largest weighted error +0.91 dB against the target in `bench/resampler_filter.py`.
+    /// Largest weighted error +0.91 dB against the target in `scripts/resampler_filter.py`.
     static let upsamplingSpectrum: [Double] = [
         0.99999999999999989, 1.00000662445351, 1.0000000091066326, 1.0000066065265116,
         1.0000000342733388, 1.0000065763515573, 1.0000000662124786, 1.00000654712822,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 @testable import MediaKernels
+import ResamplerMeasurement
 import Testing
 
 /// The filtering loops exist twice (baseline x86-64 and AVX2 + FMA, one source compiled

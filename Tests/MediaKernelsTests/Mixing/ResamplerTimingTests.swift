@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 @testable import MediaKernels
+import ResamplerMeasurement
 import Testing
 
 /// Exact behaviour: where samples land, how many come out, and that nothing depends on how
