@@ -69,15 +69,7 @@ void rc_element_error_resource(gpointer element, GstResourceError code, const gc
 /* GST_ELEMENT_FLOW_ERROR: the standard "Internal data stream error" for a failed push. */
 void rc_element_flow_error(gpointer element, GstFlowReturn flow);
 
-/* Negotiation that names the element and the reason (see rc_negotiation.c). */
-gboolean rc_caps_query_reveal_unsupported(GstQuery *query, GstCaps *supported);
-/* `pad` (may be NULL) is named in the message when an element has several inputs. */
-gboolean rc_accept_caps_or_explain(GstElement *element, GstPad *pad, GstCaps *caps, GstCaps *supported);
-/* A sink pad's CAPS and ACCEPT_CAPS queries against its template: CAPS answered by `answer`
- * (NULL: the template, filtered), ACCEPT_CAPS with the reason posted when it fails. FALSE
- * for any other query, which is left untouched. */
+/* A sink pad's CAPS query answer, for rc_sink_caps_query (Negotiation.swift); `filter` may be NULL. */
 typedef GstCaps *(*RcCapsAnswer)(GstElement *element, GstCaps *filter);
-gboolean rc_sink_caps_query(GstElement *element, GstPad *pad, GstQuery *query, RcCapsAnswer answer);
-
 
 #endif
