@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "ReplayKitModelTests", dependencies: ["ReplayKitModel", "MediaKernels"]),
         .target(name: "CTestSupport", dependencies: ["CGStreamer"], path: "Tests/CTestSupport"),
         .testTarget(name: "ReplayCastTests",
-                    dependencies: ["ReplayCast", "ReplayCastKit", "CReplayCast", "CGStreamer", "CGstCheck", "CTestSupport",
+                    dependencies: ["ReplayCast", "ReplayCastKit", "CReplayCast", "CReplayCastKit", "CGStreamer", "CGstCheck", "CTestSupport",
                                    "MediaKernels", "ReplayKitModel"]),
     ],
     swiftLanguageModes: [.v6]

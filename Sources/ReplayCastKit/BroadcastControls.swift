@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import CReplayCastKit
 import ReplayCast
 
 /// Where a picture-in-picture goes in the output.

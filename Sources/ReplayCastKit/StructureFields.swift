@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import CReplayCastKit
 
 /// Typed reads of message structure fields; nil (or a neutral value) when a field is absent.
 enum StructureFields {

@@ -33,24 +33,11 @@ static inline GstEventType rc_event_type(GstEvent *e) { return GST_EVENT_TYPE(e)
 static inline GstQueryType rc_query_type(GstQuery *q) { return GST_QUERY_TYPE(q); }
 static inline const gchar *rc_object_name(gpointer obj) { return GST_OBJECT_NAME(obj); }
 
-/* g_signal_emit_by_name for an action signal without arguments or return value. */
-static inline void rc_emit_action(gpointer obj, const gchar *signal) { g_signal_emit_by_name(obj, signal); }
-/* g_signal_emit_by_name for an action signal taking a string and returning a boolean. */
-static inline gboolean rc_emit_string_action(gpointer obj, const gchar *signal, const gchar *argument) {
-  gboolean result = FALSE;
-  g_signal_emit_by_name(obj, signal, argument, &result);
-  return result;
-}
-
 /* A GValueArray of doubles, the type `level` uses, so apps written for level read ours
  * unchanged. In C because GValueArray is deprecated: Swift would warn at each use (the
  * other field types are set from Swift, MessageFields.swift). */
 void rc_structure_set_double_array(GstStructure *s, GQuark field, const gdouble *values, guint n);
 
-/* Reads a list of doubles (GValueArray as level posts it, or a GstValueArray/List) into
- * `out`; returns the number of values, which may exceed `capacity`, or -1 if the field is
- * missing or not such a list. For applications (the CLI, tests) that read our messages. */
-gint rc_structure_get_double_array(const GstStructure *s, const gchar *field, gdouble *out, gint capacity);
 static inline GType rc_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
 static inline GType rc_type_uint64(void) { return G_TYPE_UINT64; }
 static inline GType rc_type_double(void) { return G_TYPE_DOUBLE; }

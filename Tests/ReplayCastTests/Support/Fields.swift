@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import CReplayCastKit
 
 /// A message structure copied into Swift values, so tests compare plain numbers.
 struct Fields: CustomStringConvertible {
