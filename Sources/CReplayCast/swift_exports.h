@@ -10,13 +10,15 @@
 #include "include/CReplayCast.h"
 
 /* Negotiation that names the element and the reason (Negotiation.swift). */
-gboolean rc_caps_query_reveal_unsupported(GstQuery *query, GstCaps *supported);
-/* `pad` (may be NULL) is named in the message when an element has several inputs. */
-gboolean rc_accept_caps_or_explain(GstElement *element, GstPad *pad, GstCaps *caps, GstCaps *supported);
 /* A sink pad's CAPS and ACCEPT_CAPS queries against its template: CAPS answered by `answer`
  * (NULL: the template, filtered), ACCEPT_CAPS with the reason posted when it fails. FALSE
  * for any other query, which is left untouched. */
 gboolean rc_sink_caps_query(GstElement *element, GstPad *pad, GstQuery *query, RcCapsAnswer answer);
+/* A GstBaseTransform's sink side against its sink pad's template: TRUE when a CAPS query was
+ * answered (an offer that cannot fit, revealed), FALSE to let the base class answer; caps
+ * refused with the reason posted (FALSE) or left to the base class (TRUE). */
+gboolean rc_transform_query_answered(GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
+gboolean rc_transform_accepts(GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps);
 
 /* volumemeter */
 void *rc_volumemeter_state_new(void);

@@ -87,25 +87,13 @@ static gboolean sink_event(GstBaseTransform *trans, GstEvent *event) {
 }
 
 static gboolean query(GstBaseTransform *trans, GstPadDirection direction, GstQuery *q) {
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE(q) == GST_QUERY_CAPS) {
-    GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
-    gboolean answered = rc_caps_query_reveal_unsupported(q, supported);
-    gst_caps_unref(supported);
-    if (answered)
-      return TRUE;
-  }
-  return GST_BASE_TRANSFORM_CLASS(rc_volumemeter_parent_class)->query(trans, direction, q);
+  return rc_transform_query_answered(trans, direction, q)
+      || GST_BASE_TRANSFORM_CLASS(rc_volumemeter_parent_class)->query(trans, direction, q);
 }
 
 static gboolean accept_caps(GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps) {
-  if (direction == GST_PAD_SINK) {
-    GstCaps *supported = gst_static_pad_template_get_caps(&sink_template);
-    gboolean ok = rc_accept_caps_or_explain(GST_ELEMENT(trans), NULL, caps, supported);
-    gst_caps_unref(supported);
-    if (!ok)
-      return FALSE;
-  }
-  return GST_BASE_TRANSFORM_CLASS(rc_volumemeter_parent_class)->accept_caps(trans, direction, caps);
+  return rc_transform_accepts(trans, direction, caps)
+      && GST_BASE_TRANSFORM_CLASS(rc_volumemeter_parent_class)->accept_caps(trans, direction, caps);
 }
 
 static void rc_volumemeter_class_setup(RcVolumeMeterClass *klass) {

@@ -93,17 +93,6 @@ GType rc_enum_type(const gchar *name, const GEnumValue *values);
   }                                                                                                              \
   RC_PROPERTY_GETTER(prefix, Type, field, table)
 
-/* The same, and the instance's gint `writes` counts the property writes (atomically, after
- * the write): a streaming thread learns from one atomic read whether its copy is stale. */
-#define RC_PROPERTY_ACCESSORS_COUNTED(prefix, Type, field, table, writes)                                      \
-  static void prefix##set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {          \
-    if (!rc_properties_set(object, &((Type *)object)->field, table, G_N_ELEMENTS(table), id, value))             \
-      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);                                                      \
-    else                                                                                                         \
-      g_atomic_int_inc(&((Type *)object)->writes);                                                               \
-  }                                                                                                              \
-  RC_PROPERTY_GETTER(prefix, Type, field, table)
-
 #define RC_PROPERTY_GETTER(prefix, Type, field, table)                                                         \
   static void prefix##get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {                \
     if (!rc_properties_get(object, &((Type *)object)->field, table, G_N_ELEMENTS(table), id, value))             \

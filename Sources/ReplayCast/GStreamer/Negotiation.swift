@@ -24,7 +24,7 @@ enum Negotiation {
                                 _ caps: UnsafeMutablePointer<GstCaps>, _ supported: UnsafeMutablePointer<GstCaps>) -> Bool {
         if gst_caps_can_intersect(caps, supported) != 0 { return true }
         let factory = gst_element_get_factory(element).map { String(cString: rc_object_name(UnsafeMutableRawPointer($0))) }
-        let name = factory ?? String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GTypeInstance.self)))
+        let name = factory ?? String(cString: g_type_name_from_instance(UnsafeMutablePointer(OpaquePointer(element))))
         let where_ = pad.map { " on its \(String(cString: rc_object_name($0))) pad" } ?? ""
         let text = "\(name) cannot accept this input\(where_): \(mismatch(caps, supported))"
         let debug = "\(String(cString: rc_object_name(element))) was offered \(describe(caps)); it supports \(describe(supported))"
@@ -104,15 +104,22 @@ enum Negotiation {
     }
 }
 
-@_cdecl("rc_caps_query_reveal_unsupported")
-func capsQueryRevealUnsupported(_ query: UnsafeMutablePointer<GstQuery>, _ supported: UnsafeMutablePointer<GstCaps>) -> gboolean {
-    Negotiation.revealUnsupported(query, supported) ? 1 : 0
+@_cdecl("rc_transform_query_answered")
+func transformQueryAnswered(_ trans: UnsafeMutablePointer<GstBaseTransform>, _ direction: GstPadDirection,
+                            _ query: UnsafeMutablePointer<GstQuery>) -> gboolean {
+    guard direction == GST_PAD_SINK, rc_query_type(query) == GST_QUERY_CAPS else { return 0 }
+    let supported = gst_pad_get_pad_template_caps(trans.pointee.sinkpad)!
+    defer { gst_caps_unref(supported) }
+    return Negotiation.revealUnsupported(query, supported) ? 1 : 0
 }
 
-@_cdecl("rc_accept_caps_or_explain")
-func acceptCapsOrExplain(_ element: UnsafeMutablePointer<GstElement>, _ pad: UnsafeMutablePointer<GstPad>?,
-                         _ caps: UnsafeMutablePointer<GstCaps>, _ supported: UnsafeMutablePointer<GstCaps>) -> gboolean {
-    Negotiation.acceptOrExplain(element, pad, caps, supported) ? 1 : 0
+@_cdecl("rc_transform_accepts")
+func transformAccepts(_ trans: UnsafeMutablePointer<GstBaseTransform>, _ direction: GstPadDirection,
+                      _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
+    guard direction == GST_PAD_SINK else { return 1 }
+    let supported = gst_pad_get_pad_template_caps(trans.pointee.sinkpad)!
+    defer { gst_caps_unref(supported) }
+    return Negotiation.acceptOrExplain(rc_element(trans), nil, caps, supported) ? 1 : 0
 }
 
 @_cdecl("rc_sink_caps_query")
