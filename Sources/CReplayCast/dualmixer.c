@@ -2,7 +2,22 @@
 /* dualmixer: GType, pads, properties and trampolines. The mixing engine, its flow control
  * and its event and state-change policy are Swift (Sources/ReplayCast/DualMixer/). */
 #include "include/rc_dualmixer.h"
-#include "swift_exports.h"
+
+/* Implemented in Swift (rc_element.h says how the signatures match). */
+void *rc_dualmixer_state_new(void);
+gboolean rc_dualmixer_start(GstAggregator *self);
+gboolean rc_dualmixer_stop(GstAggregator *self);
+GstCaps *rc_dualmixer_fixate_src_caps(GstAggregator *self, GstCaps *caps);
+gboolean rc_dualmixer_set_output_caps(GstAggregator *self, GstCaps *caps);
+GstFlowReturn rc_dualmixer_flush(GstAggregator *self);
+/* On the pad's upstream thread: a buffer, placed on its input's timeline there (the aggregator
+ * gets it only as a token), and the wait while the input is too far ahead of the mix. */
+GstFlowReturn rc_dualmixer_chain(RcDualMixer *self, RcDualMixerPad *pad, GstBuffer *buffer);
+GstFlowReturn rc_dualmixer_aggregate(GstAggregator *self, gboolean timeout);
+/* The overrides of these vfuncs; each calls the base class's (rc_dualmixer_parent_*). */
+GstFlowReturn rc_dualmixer_sink_event_pre_queue(GstAggregator *self, GstAggregatorPad *pad, GstEvent *event);
+gboolean rc_dualmixer_src_event(GstAggregator *self, GstEvent *event);
+GstStateChangeReturn rc_dualmixer_change_state(GstElement *self, GstStateChange transition);
 
 #define SINK_CAPS "audio/x-raw, format = (string) { S16LE, S16BE, F32LE }, layout = (string) interleaved, " \
   "rate = (int) [ 8000, 96000 ], channels = (int) [ 1, 3 ]"

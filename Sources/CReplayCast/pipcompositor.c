@@ -4,7 +4,26 @@
  * vfunc trampolines. The decisions (caps, timeouts, what to draw and into which buffer) and
  * the drawing happen in Swift (Sources/ReplayCast/PipCompositor/). */
 #include "include/rc_pipcompositor.h"
-#include "swift_exports.h"
+
+/* Implemented in Swift (rc_element.h says how the signatures match). */
+void *rc_pipcompositor_state_new(void);
+void *rc_pipcompositor_pad_state_new(void);
+/* start builds the frame state (and the wrapper pool of the in-place plan); stop drops it,
+ * with the buffers kept for in-place drawing. */
+void rc_pipcompositor_start(RcPipCompositor *self);
+void rc_pipcompositor_stop(RcPipCompositor *self);
+/* A TAG event reached the head of `pad`'s queue (aggregator thread). */
+void rc_pipcompositor_tag(RcPipCompositor *self, RcPipCompositorPad *pad, GstEvent *event);
+/* The output size the main picture asks for (upright); 0 when there is no main input yet. */
+void rc_pipcompositor_find_best_format(GstVideoAggregator *self, GstCaps *downstream, GstVideoInfo *best, gboolean *alpha);
+GstCaps *rc_pipcompositor_fixate_src_caps(GstAggregator *self, GstCaps *caps);
+/* A sink pad's CAPS query answer (rc_sink_caps_query's RcCapsAnswer); `filter` may be NULL. */
+GstCaps *rc_pipcompositor_sink_caps(GstElement *self, GstCaps *filter);
+GstFlowReturn rc_pipcompositor_create_output_buffer(GstVideoAggregator *self, GstBuffer **outbuf);
+GstFlowReturn rc_pipcompositor_aggregate_frames(GstVideoAggregator *self, GstBuffer *outbuf);
+/* The base class's aggregate, except that a live timeout before the main input's first
+ * buffer moves the output on by one frame instead of ending it. */
+GstFlowReturn rc_pipcompositor_aggregate(GstAggregator *self, gboolean timeout);
 
 #define RC_PIP_CAPS \
   "video/x-raw, format = (string) { NV12, I420, BGRA, RGBA }, " \

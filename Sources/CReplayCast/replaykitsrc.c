@@ -3,7 +3,29 @@
  * stream tasks. What each stream produces, and when, is decided in Swift
  * (ReplayKitSource.swift), and how its tasks wait in StreamWaits.swift. */
 #include "include/rc_replaykitsrc.h"
-#include "swift_exports.h"
+
+/* Implemented in Swift (rc_element.h says how the signatures match). */
+void *rc_replaykitsrc_state_new(RcReplayKitSrc *self);
+/* A string property's new value (NULL reads as ""): TRUE to store it, FALSE when its grammar
+ * refuses it (the property keeps its value, a warning says why, and opening fails). */
+gboolean rc_replaykitsrc_accept_string(RcReplayKitSrc *self, const gchar *property, const gchar *text);
+/* NULL -> READY: FALSE, after posting the reason, while a refused string value stands. */
+gboolean rc_replaykitsrc_open(GstElement *self);
+/* READY -> PAUSED: builds the broadcast from the settings; posts an error and returns FALSE if it cannot. */
+gboolean rc_replaykitsrc_start(GstElement *self);
+gboolean rc_replaykitsrc_is_live(GstElement *self);
+/* PAUSED -> READY, after the tasks stopped: drops what start built. */
+void rc_replaykitsrc_stop(GstElement *self);
+/* Pads deactivating (TRUE) or activating; PAUSED -> PLAYING (TRUE) and back: both end waits. */
+void rc_replaykitsrc_set_flushing(RcReplayKitSrc *self, gboolean flushing);
+void rc_replaykitsrc_set_playing(GstElement *self, gboolean playing);
+/* One iteration of a stream's task; FALSE pauses the task (EOS, flushing, error). */
+gboolean rc_replaykitsrc_stream_step(RcReplayKitSrc *self, RcStreamKind kind);
+gboolean rc_replaykitsrc_query(RcReplayKitSrc *self, RcStreamKind kind, GstQuery *query);
+/* An upstream event on `pad` (taken). */
+gboolean rc_replaykitsrc_src_event(RcReplayKitSrc *self, GstPad *pad, GstEvent *event);
+void rc_replaykitsrc_action(RcReplayKitSrc *self, RcBroadcastAction action);
+gboolean rc_replaykitsrc_event(RcReplayKitSrc *self, const gchar *action);
 
 #define VIDEO_CAPS "video/x-raw, format = (string) NV12, width = (int) [ 16, 4096 ], height = (int) [ 16, 4096 ], " \
   "framerate = (fraction) 0/1, max-framerate = (fraction) [ 1/1, 30/1 ], colorimetry = (string) 1:3:5:1, " \

@@ -3,7 +3,25 @@
  * buffer and event means are decided in Swift (RtmpReconnectSink.swift); every function
  * here forwards to it or is GStreamer plumbing. */
 #include "include/rc_rtmpreconnectsink.h"
-#include "swift_exports.h"
+
+/* Implemented in Swift (rc_element.h says how the signatures match). */
+void *rc_rtmpreconnectsink_state_new(void);
+/* READY -> PAUSED: checks the location and starts the connection thread; FALSE (after posting
+ * an error) when the element cannot start. */
+gboolean rc_rtmpreconnectsink_start(GstElement *self);
+/* PAUSED -> READY, after the pads stopped: ends the connection and its thread. */
+void rc_rtmpreconnectsink_stop(GstElement *self);
+/* PAUSED -> PLAYING (TRUE) and PLAYING -> PAUSED (FALSE): a due EOS is posted in PLAYING. */
+void rc_rtmpreconnectsink_set_playing(GstElement *self, gboolean playing);
+/* Take ownership of the buffer or event. */
+GstFlowReturn rc_rtmpreconnectsink_chain(RcRtmpReconnectSink *self, RcRtmpStream stream, GstBuffer *buffer);
+gboolean rc_rtmpreconnectsink_sink_event(RcRtmpReconnectSink *self, RcRtmpStream stream, GstEvent *event);
+/* A query from inside a connection's pipeline to the element's output pad. */
+gboolean rc_rtmpreconnectsink_out_query(GstQuery *query);
+/* Whether a pad for `stream` may be added now; a refusal is logged with its reason. */
+gboolean rc_rtmpreconnectsink_may_add_pad(RcRtmpReconnectSink *self, RcRtmpStream stream);
+/* The request pad of `stream` is gone (its streaming stopped): `out` leaves the connection. */
+void rc_rtmpreconnectsink_release(RcRtmpReconnectSink *self, RcRtmpStream stream, GstPad *out);
 
 #define RC_RTMP_VIDEO_CAPS "video/x-h264, stream-format = (string) avc, alignment = (string) au"
 #define RC_RTMP_AUDIO_CAPS "audio/mpeg, mpegversion = (int) 4, stream-format = (string) raw, framed = (boolean) true"

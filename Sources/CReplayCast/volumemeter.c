@@ -3,7 +3,15 @@
  * every vfunc here forwards to it. */
 #include "include/rc_volumemeter.h"
 #include "include/rc_debug.h"
-#include "swift_exports.h"
+
+/* Implemented in Swift (rc_element.h says how the signatures match). */
+void *rc_volumemeter_state_new(void);
+gboolean rc_volumemeter_start(GstBaseTransform *self);
+gboolean rc_volumemeter_stop(GstBaseTransform *self);
+gboolean rc_volumemeter_set_caps(GstBaseTransform *self, GstCaps *incaps, GstCaps *outcaps);
+GstFlowReturn rc_volumemeter_transform_ip(GstBaseTransform *self, GstBuffer *buffer);
+/* Called before the event is forwarded; EOS posts the last partial interval. */
+void rc_volumemeter_sink_event(RcVolumeMeter *self, GstEvent *event);
 
 #define RC_VOLUMEMETER_CAPS \
   "audio/x-raw, format = (string) { S8, S16LE, S16BE, S32LE, F32LE, F64LE }, " \

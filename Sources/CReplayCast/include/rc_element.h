@@ -83,4 +83,22 @@ typedef struct {
 GstStateChangeReturn rc_lifecycle_change_state(GstElement *element, GstStateChange transition,
     GstElementClass *parent_class, const RcLifecycle *lifecycle);
 
+/* Functions implemented in Swift with @_cdecl that C calls (each element's own are declared
+ * at the top of its .c). The Swift signatures must match, with one licence: where C sets a
+ * function straight into a vfunc slot, it takes the base class's pointer (GstBaseTransform *,
+ * GstAggregator *…) and Swift the element's own instance struct, the same object (the base
+ * is its first member, and every pointer has one ABI). -Xlinker --no-undefined catches a
+ * missing one. */
+
+/* Negotiation that names the element and the reason (Negotiation.swift). A sink pad's CAPS
+ * and ACCEPT_CAPS queries against its template: CAPS answered by `answer` (NULL: the
+ * template, filtered), ACCEPT_CAPS with the reason posted when it fails. FALSE
+ * for any other query, which is left untouched. */
+gboolean rc_sink_caps_query(GstElement *element, GstPad *pad, GstQuery *query, RcCapsAnswer answer);
+/* A GstBaseTransform's sink side against its sink pad's template: TRUE when a CAPS query was
+ * answered (an offer that cannot fit, revealed), FALSE to let the base class answer; caps
+ * refused with the reason posted (FALSE) or left to the base class (TRUE). */
+gboolean rc_transform_query_answered(GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
+gboolean rc_transform_accepts(GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps);
+
 #endif
