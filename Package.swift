@@ -62,7 +62,7 @@ let package = Package(
             dependencies: ["ReplayCast", "ReplayCastKit", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Costs of the kernels alone, printed by bench/kernels (release build).
-        .executableTarget(name: "KernelBench", dependencies: ["MediaKernels", "ReplayKitModel"], path: "bench/KernelBench"),
+        .executableTarget(name: "KernelBench", dependencies: ["MediaKernels", "MediaKernelsAVX2", "ReplayKitModel"], path: "bench/KernelBench"),
         // The resampler's quality measurements, for its tests and its printed table.
         .target(name: "ResamplerMeasurement", dependencies: ["MediaKernels"], path: "Tests/ResamplerMeasurement"),
         .executableTarget(name: "ResamplerQualityReport", dependencies: ["MediaKernels", "ResamplerMeasurement"],
