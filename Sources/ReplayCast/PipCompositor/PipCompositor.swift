@@ -429,7 +429,7 @@ final class PipCompositor {
         rc_object_unlock(element)
         guard segment.rate > 0 else { return false }
         let start = AggregatorOutput.nextFrameStart(segment)
-        let half = gst_util_uint64_scale(500_000_000, guint64(rate.d), guint64(rate.n))
+        let half = GstClockTime(Timebase.scale(Timebase.nanosecondsPerSecond / 2, UInt64(rate.d), UInt64(rate.n)))
         let middle = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, start &+ half)
         rc_object_lock(main)
         var padSegment = rc_aggregator_pad(main)!.pointee.segment
