@@ -41,6 +41,12 @@ public final class Broadcast: Sendable {
         } catch {
             throw .pipelineFile(error.variable.map { "\(error): give the variable \($0) a value" } ?? error.description)
         }
+        try self.init(file)
+    }
+
+    /// A broadcast from a pipeline file read already, e.g. to report a placeholder without a
+    /// value in your own words. Parse errors name the file and line.
+    public convenience init(_ file: PipelineFile) throws(BroadcastError) {
         self.init(owning: try Self.parse(file.description, origin: file))
     }
 
@@ -85,10 +91,11 @@ public final class Broadcast: Sendable {
 
     /// Ends the broadcast cleanly: end-of-stream goes through the pipeline, so every output
     /// is finished (HLS playlists get EXT-X-ENDLIST, files are closed), then the pipeline
-    /// stops. After `timeout` it is stopped anyway (`.timedOut`). Returns how it ended;
-    /// calling it again returns the same.
+    /// stops. After `timeout` it is stopped anyway (`.timedOut`); nil waits as long as the
+    /// outputs take (a tool whose user can `cancel()` instead, as with a second Ctrl-C).
+    /// Returns how it ended; calling it again returns the same, and sends nothing again.
     @discardableResult
-    public func stop(timeout: Duration = .seconds(10)) async throws(BroadcastError) -> BroadcastEnding {
+    public func stop(timeout: Duration? = .seconds(10)) async throws(BroadcastError) -> BroadcastEnding {
         if case .idle = core.phase { throw .notRunning("stop") }
         core.requestStop(within: timeout)
         return await core.waitUntilEnded()

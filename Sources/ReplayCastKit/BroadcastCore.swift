@@ -19,6 +19,8 @@ final class BroadcastCore: @unchecked Sendable {
         var phase = Phase.idle
         var playing = false
         var cancelRequested = false
+        /// End-of-stream goes into the pipeline once, whoever asks for it.
+        var endOfStreamSent = false
         /// When `stop()`'s end-of-stream (or an output's failure) must have arrived by.
         var deadline: ContinuousClock.Instant?
         var deadlineEnding = BroadcastEnding.timedOut
@@ -26,6 +28,7 @@ final class BroadcastCore: @unchecked Sendable {
         var pendingError: BroadcastIssue?
         var startWaiters: [CheckedContinuation<BroadcastEnding?, Never>] = []
         var endWaiters: [CheckedContinuation<BroadcastEnding, Never>] = []
+        var signalSources: [any DispatchSourceSignal] = []
     }
 
     /// Owned: one reference, dropped in deinit.
@@ -34,7 +37,11 @@ final class BroadcastCore: @unchecked Sendable {
     private let state = Locked(State())
     /// Used by the bus thread only.
     private var decoding = MessageDecoding()
-    private var reach: RTMPReach
+    /// Written by the bus thread, read by `Broadcast.rtmpOutputs` from any thread.
+    let reach: Locked<RTMPReach>
+    /// The RTMP sinks `reach` reports on, in its order.
+    let rtmpSinks: [(sink: UnsafeMutablePointer<GstElement>, reconnects: Bool)]
+    let traffic = TrafficCounters()
     /// Signalled when the bus thread has taken the pipeline down.
     private let pumpExited = DispatchSemaphore(value: 0)
     private static let wakeName = "replaycastkit-wake"
@@ -42,7 +49,9 @@ final class BroadcastCore: @unchecked Sendable {
     init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<BroadcastEvent>.Continuation) {
         self.pipeline = pipeline
         self.continuation = continuation
-        reach = RTMPReach(pipeline: pipeline)
+        rtmpSinks = RTMPReach.sinks(in: pipeline)
+        reach = Locked(RTMPReach(sinks: rtmpSinks))
+        traffic.attach(to: pipeline)
     }
 
     deinit { gst_object_unref(pipeline) }
@@ -96,17 +105,28 @@ final class BroadcastCore: @unchecked Sendable {
         }
     }
 
-    /// Sends end-of-stream; the broadcast ends when it has gone through, or at `deadline`.
-    func requestStop(within timeout: Duration) {
+    /// Sends end-of-stream; the broadcast ends when it has gone through, or after `timeout`
+    /// (nil: whenever that is).
+    func requestStop(within timeout: Duration?) {
         let running = state.withLock { s in
             guard case .running = s.phase else { return false }
-            let deadline = ContinuousClock.now + timeout
-            s.deadline = min(s.deadline ?? deadline, deadline)
+            if let timeout {
+                let deadline = ContinuousClock.now + timeout
+                s.deadline = min(s.deadline ?? deadline, deadline)
+            }
             return true
         }
         guard running else { return }
-        gst_element_send_event(pipeline, gst_event_new_eos())
+        sendEndOfStream()
         wake()
+    }
+
+    private func sendEndOfStream() {
+        let first = state.withLock { s in
+            defer { s.endOfStreamSent = true }
+            return !s.endOfStreamSent
+        }
+        if first { gst_element_send_event(pipeline, gst_event_new_eos()) }
     }
 
     /// Stops at once (NULL): outputs are left as they are. A broadcast never started ends here.
@@ -117,6 +137,11 @@ final class BroadcastCore: @unchecked Sendable {
             return false
         }
         if notStarted { finish(.cancelled, takeDown: false) } else { wake() }
+    }
+
+    /// Keeps `source` (the Ctrl-C handler) as long as the broadcast.
+    func keep(_ source: any DispatchSourceSignal) {
+        state.withLock { $0.signalSources.append(source) }
     }
 
     /// For deinit: cancels and waits until the pipeline is down.
@@ -137,7 +162,7 @@ final class BroadcastCore: @unchecked Sendable {
         defer { gst_object_unref(bus) }
         let mask = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_WARNING.rawValue |
                                   GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_STATE_CHANGED.rawValue |
-                                  GST_MESSAGE_APPLICATION.rawValue)
+                                  GST_MESSAGE_APPLICATION.rawValue | GST_MESSAGE_QOS.rawValue)
         while true {
             let (cancel, deadline) = state.withLock { ($0.cancelRequested, $0.deadline) }
             if cancel { return finish(.cancelled) }
@@ -164,12 +189,17 @@ final class BroadcastCore: @unchecked Sendable {
             return nil
         case GST_MESSAGE_APPLICATION:
             return nil
+        case GST_MESSAGE_QOS:
+            traffic.noteQoS(message, from: message.pointee.src.map { String(cString: rc_object_name($0)) } ?? "?")
+            return nil
         default:
             break
         }
         guard let event = decoding.event(message) else { return nil }
-        reach.note(event)
-        let unreached = event == .endOfStream ? reach.unreached : nil
+        let unreached = reach.withLock { reach in
+            reach.note(event)
+            return event == .endOfStream ? reach.unreached : nil
+        }
         if let unreached { continuation.yield(.error(unreached)) }
         continuation.yield(event)
         switch event {
@@ -188,7 +218,7 @@ final class BroadcastCore: @unchecked Sendable {
                 s.deadline = min(s.deadline ?? deadline, deadline)
                 return true
             }
-            if first { gst_element_send_event(pipeline, gst_event_new_eos()) }
+            if first { sendEndOfStream() }
             return nil
         default:
             return nil

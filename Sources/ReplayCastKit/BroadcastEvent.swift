@@ -16,7 +16,7 @@ public enum BroadcastEvent: Sendable, Equatable {
     case micFormatChanged(rate: Int, channels: Int?, BroadcastMoment)
     /// Another change of the emulated device: a call starting or ending, the mic's mode.
     case changed(BroadcastAction, BroadcastMoment)
-    /// A volumemeter interval.
+    /// A volumemeter (or GStreamer level) interval.
     case meter(MeterReading)
     /// A dualmixer interval (`post-levels=true`).
     case mixerLevels(MixerLevels)
@@ -119,6 +119,10 @@ public struct BroadcastIssue: Sendable, Equatable, CustomStringConvertible {
     /// The GError domain (e.g. `gst-resource-error-quark`) and code.
     public var domain: String
     public var code: Int
+    /// The `location` or `uri` of the element that posted it, or of its nearest container
+    /// with one (a file, an HLS segment pattern, an RTMP or SRT URL): what could not be
+    /// reached, which GStreamer's message does not always say.
+    public var location: String? = nil
 
     public var description: String { "\(element): \(message)" }
 }

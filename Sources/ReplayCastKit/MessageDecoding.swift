@@ -45,13 +45,29 @@ struct MessageDecoding {
                               message: gerror.map { String(cString: $0.pointee.message) } ?? "",
                               debug: debug.map { String(cString: $0) },
                               domain: gerror.map { String(cString: g_quark_to_string($0.pointee.domain)) } ?? "",
-                              code: Int(gerror?.pointee.code ?? 0))
+                              code: Int(gerror?.pointee.code ?? 0),
+                              location: location(of: message.pointee.src))
+    }
+
+    /// The `location` (or `uri`) of the element that posted an issue, so the issue names what
+    /// could not be opened even when GStreamer's text does not. An element without one
+    /// (giostreamsink writing hlssink2's segments) takes its nearest container's.
+    private static func location(of object: UnsafeMutablePointer<GstObject>?) -> String? {
+        guard let object else { return nil }
+        // srtsink and other URI sinks name their destination `uri`.
+        for name in ["location", "uri"] where g_object_class_find_property(rc_object_class(object), name) != nil {
+            if let location = ObjectProperties.string(object, name) { return location }
+        }
+        guard let parent = gst_object_get_parent(object) else { return nil }
+        defer { gst_object_unref(parent) }
+        return location(of: parent)
     }
 
     private static func element(_ s: UnsafePointer<GstStructure>, source: String) -> BroadcastEvent? {
         let name = String(cString: gst_structure_get_name(s))
         switch name {
-        case REPLAYCAST_MESSAGE_VOLUMEMETER:
+        // GStreamer's level posts the same fields: a meter reads either.
+        case REPLAYCAST_MESSAGE_VOLUMEMETER, "level":
             guard var reading = MeterReading(s) else { return nil }
             reading.element = source
             return .meter(reading)

@@ -3,52 +3,65 @@ import CGStreamer
 import CReplayCast
 import ReplayCast
 
-/// Whether each rtmpreconnectsink reached its server. The element ends quietly on EOS while
-/// it is still trying (a sink that waits for its server must), so a broadcast that ends
-/// while one never connected reached no one there: that is a failure, not an end of stream.
-struct RTMPReach {
-    private struct Output {
+/// What each RTMP output's messages said: whether it reached its server, failed, and why
+/// its attempts failed until it connected. Kept by the bus thread, read by any.
+/// rtmpreconnectsink ends quietly on EOS while it is still trying (a sink that waits for its
+/// server must), so a broadcast that ends while one never connected reached no one there:
+/// that is a failure, not an end of stream.
+struct RTMPReach: Sendable {
+    struct Output: Sendable {
+        var element: String
         var location: String
+        var reconnects: Bool
         var connected = false
         var failed = false
-        var lastFailure: (reason: String, attempts: Int)?
+        var notConnected: RTMPOutput.Attempts?
     }
 
-    /// By element name, in the pipeline's order.
-    private var outputs: [(name: String, output: Output)]
+    /// In the pipeline's order: the rtmp2sinks, then the rtmpreconnectsinks.
+    private(set) var outputs: [Output]
 
-    init(pipeline: UnsafeMutablePointer<GstElement>) {
-        outputs = BinElements.made(by: "rtmpreconnectsink", in: pipeline).map { sink in
-            (String(cString: rc_object_name(sink)), Output(location: ObjectProperties.string(sink, "location") ?? ""))
+    /// Every RTMP sink in `pipeline` (any depth), and whether it is an rtmpreconnectsink.
+    static func sinks(in pipeline: UnsafeMutablePointer<GstElement>) -> [(sink: UnsafeMutablePointer<GstElement>, reconnects: Bool)] {
+        [("rtmp2sink", false), ("rtmpreconnectsink", true)].flatMap { factory, reconnects in
+            BinElements.made(by: factory, in: pipeline).map { ($0, reconnects) }
+        }
+    }
+
+    init(sinks: [(sink: UnsafeMutablePointer<GstElement>, reconnects: Bool)]) {
+        outputs = sinks.map { sink, reconnects in
+            Output(element: String(cString: rc_object_name(sink)), location: ObjectProperties.string(sink, "location") ?? "",
+                   reconnects: reconnects)
         }
     }
 
     mutating func note(_ event: BroadcastEvent) {
         switch event {
         case .rtmp(let rtmp):
-            guard let index = outputs.firstIndex(where: { $0.name == rtmp.element }) else { return }
+            guard let index = outputs.firstIndex(where: { $0.element == rtmp.element }) else { return }
             switch rtmp.change {
             case .connected:
-                outputs[index].output.connected = true
-            case .reconnecting(let attempt, _, _, let reason) where !outputs[index].output.connected:
-                outputs[index].output.lastFailure = (reason, attempt)
+                outputs[index].connected = true
+                outputs[index].notConnected = nil
+            case .reconnecting(let attempt, _, _, let reason) where !outputs[index].connected:
+                outputs[index].notConnected = RTMPOutput.Attempts(reason: reason, count: attempt)
             default:
                 break
             }
         case .error(let issue):
-            guard let index = outputs.firstIndex(where: { $0.name == issue.element }) else { return }
-            outputs[index].output.failed = true
+            guard let index = outputs.firstIndex(where: { $0.element == issue.element }) else { return }
+            outputs[index].failed = true
         default:
             break
         }
     }
 
-    /// The first output that never connected and posted no error of its own, as the issue
-    /// that ends the broadcast (a resource write error, as the element's own give-up is).
+    /// The first unreached output, as the issue that ends the broadcast (a resource write
+    /// error, as the element's own give-up is).
     var unreached: BroadcastIssue? {
-        guard let (name, output) = outputs.first(where: { !$0.output.connected && !$0.output.failed }) else { return nil }
-        let why = output.lastFailure.map { "\($0.reason) (\($0.attempts) attempts)" } ?? "no answer from the server"
-        return BroadcastIssue(element: name, message: "never connected to \(output.location): \(why)", debug: nil,
+        guard let output = outputs.first(where: { $0.reconnects && !$0.connected && !$0.failed }) else { return nil }
+        let why = output.notConnected.map { "\($0.reason) (\($0.count) attempts)" } ?? "no answer from the server"
+        return BroadcastIssue(element: output.element, message: "never connected to \(output.location): \(why)", debug: nil,
                               domain: String(cString: g_quark_to_string(gst_resource_error_quark())),
                               code: Int(GST_RESOURCE_ERROR_WRITE.rawValue))
     }

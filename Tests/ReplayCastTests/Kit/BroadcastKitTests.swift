@@ -68,6 +68,60 @@ import Testing
             return
         }
         #expect(issue.element == "out" && issue.message.contains("/nonexistent/folder/x.raw"), "\(issue)")
+        #expect(issue.location == "/nonexistent/folder/x.raw")
+    }
+
+    /// What a status display reads while a broadcast runs: every frame replaykitsrc made
+    /// leaves the encoder, and the encoders' bytes are counted.
+    @Test func trafficCountsFramesAndBytes() async throws {
+        let broadcast = try Broadcast(description: "replaykitsrc name=rk is-live=false duration=1000000000 "
+                                      + "rk.video ! videoconvert ! x264enc speed-preset=ultrafast ! fakesink "
+                                      + "rk.audio_app ! audioconvert ! avenc_aac ! fakesink rk.audio_mic ! fakesink")
+        try await broadcast.start()
+        #expect(await broadcast.waitUntilEnded() == .endOfStream)
+        let traffic = broadcast.traffic
+        #expect(traffic.framesIn > 0 && traffic.framesOut == traffic.framesIn, "\(traffic)")
+        #expect(traffic.encodedBytes > 0 && traffic.droppedFrames == 0, "\(traffic)")
+        #expect(traffic.bitrate(over: .seconds(1)) == Double(traffic.encodedBytes) * 8)
+    }
+
+    /// GStreamer's level posts the fields volumemeter does: a display shows either.
+    @Test func levelMessagesAreMeterReadings() async throws {
+        let broadcast = try Broadcast(description: "audiotestsrc num-buffers=20 ! level name=lv ! fakesink")
+        try await broadcast.start()
+        let meters = await broadcast.events.reduce(into: [MeterReading]()) { if case .meter(let m) = $1 { $0.append(m) } }
+        #expect(meters.count == 5 && meters.allSatisfy { $0.element == "lv" && $0.rms.count == 1 })
+    }
+
+    @Test func outputsAreListedWithTheirLocations() throws {
+        let broadcast = try Broadcast(description: "videotestsrc ! x264enc ! h264parse ! hlssink2 name=hls location=/tmp/kit/s%05d.ts "
+                                      + "playlist-location=/tmp/kit/p.m3u8 videotestsrc ! x264enc ! h264parse ! rtmp.video "
+                                      + "rtmpreconnectsink name=rtmp location=rtmp://127.0.0.1:9/live/x")
+        let hls = try #require(broadcast.hlsOutputs.first)
+        #expect(broadcast.hlsOutputs.count == 1 && hls.element == "hls" && hls.playlist == "/tmp/kit/p.m3u8"
+                && hls.segments == "/tmp/kit/s%05d.ts")
+        let rtmp = try #require(broadcast.rtmpOutputs.first)
+        #expect(broadcast.rtmpOutputs.count == 1 && rtmp.element == "rtmp" && rtmp.location == "rtmp://127.0.0.1:9/live/x")
+        #expect(rtmp.reconnects && rtmp.connection == .stopped && !rtmp.connected && rtmp.notConnected == nil && rtmp.isUnreached)
+    }
+
+    /// Without a time-out, stop waits for the end of stream however long it takes; a second
+    /// stop meanwhile waits for the same end.
+    @Test func stopWithoutATimeOutWaitsForTheEnd() async throws {
+        let broadcast = try Broadcast(description: "audiotestsrc is-live=true ! volumemeter ! fakesink")
+        try await broadcast.start()
+        async let first = broadcast.stop(timeout: nil)
+        async let second = broadcast.stop(timeout: nil)
+        #expect(try await [first, second] == [.endOfStream, .endOfStream])
+    }
+
+    @Test func syncCheckNamesAnOutputItCannotRead() async {
+        await #expect(throws: SyncCheck.Failure.self) { try await SyncCheck.measure("/nonexistent/out.flv") }
+        do {
+            _ = try await SyncCheck.measure("/nonexistent/out.flv")
+        } catch {
+            #expect(error.description == "/nonexistent/out.flv: no such file")
+        }
     }
 
     /// rtmpreconnectsink retrying for ever ends on EOS without an error of its own; a
@@ -86,6 +140,9 @@ import Testing
         #expect(issue.message.hasPrefix("never connected to \(url): ") && issue.message.contains("Connection refused"), "\(issue)")
         let events = await broadcast.events.reduce(into: [BroadcastEvent]()) { $0.append($1) }
         #expect(events.suffix(2) == [.error(issue), .endOfStream])
+        let output = try #require(broadcast.rtmpOutputs.first)
+        #expect(output.isUnreached && output.notConnected.map { $0.reason.contains("Connection refused") && $0.count > 0 } == true,
+                "\(output)")
     }
 
     @Test func pictureUpdatesSetPipcompositorsPadProperties() throws {
