@@ -59,8 +59,7 @@ let package = Package(
         .executableTarget(name: "BroadcastEventsExample", dependencies: ["ReplayCastKit"], path: "examples/swift/BroadcastEvents"),
         .executableTarget(
             name: "ReplayCastCLI",
-            dependencies: ["ReplayCast", "ReplayCastKit", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["ReplayCastKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Costs of the kernels alone, printed by bench/kernels (release build).
         .executableTarget(name: "KernelBench", dependencies: ["MediaKernels", "MediaKernelsAVX2", "ReplayKitModel"], path: "bench/KernelBench"),
         // The resampler's quality measurements, for its tests and its printed table.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import ArgumentParser
 import Foundation
-import ReplayKitModel
+import ReplayCastKit
 
 extension ReplayCastCommand {
-    struct CheckSync: ParsableCommand {
+    struct CheckSync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check-sync",
             abstract: "Measure audio against video in an output made with replaykitsrc sync-marks=true.",
@@ -43,8 +43,8 @@ extension ReplayCastCommand {
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         }
 
-        func run() throws {
-            let findings = try SyncCheck(input: input, timeout: timeout).run()
+        func run() async throws {
+            let findings = try await SyncCheck.measure(input, timeout: .seconds(timeout))
             let report = findings.marks, pacing = findings.pacing
             print(String(format: "%@: %d video frames, %.2f s of audio, %d marks", input, findings.videoFrames,
                          findings.audioSeconds, report.marks.count))

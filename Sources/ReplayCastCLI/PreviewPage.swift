@@ -83,16 +83,16 @@ enum PreviewPage {
 
 extension BroadcastStatus {
     /// One `/events` update: the status screen's numbers; dB values that are not finite are null.
-    func json(_ probes: PipelineProbes) -> String {
+    func json() -> String {
         func number(_ value: Double?) -> Any { value.flatMap { $0.isFinite ? $0 : nil } ?? NSNull() }
         let meter = meters.first?.reading
         let object: [String: Any] = [
             "elapsed": elapsed,
             "broadcast": broadcast,
-            "framesIn": probes.framesIn.load(ordering: .relaxed),
-            "framesOut": probes.framesOut.load(ordering: .relaxed),
-            "dropped": droppedFrames,
-            "bitrate": elapsed > 0 ? Double(probes.bytesOut.load(ordering: .relaxed)) * 8 / elapsed : 0,
+            "framesIn": traffic.framesIn,
+            "framesOut": traffic.framesOut,
+            "dropped": traffic.droppedFrames,
+            "bitrate": bitrate,
             "segments": segments,
             "rms": (meter?.rms ?? []).map(number),
             "peak": (meter?.peak ?? []).map(number),

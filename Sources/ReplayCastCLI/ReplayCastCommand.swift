@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import ArgumentParser
-import CGStreamer
-import CReplayCast
 import ReplayCastKit
 
 @main
-struct ReplayCastCommand: ParsableCommand {
+struct ReplayCastCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replaycast",
         abstract: "Run ReplayCast pipelines with a live status screen, and check their outputs.",
@@ -16,12 +14,8 @@ struct ReplayCastCommand: ParsableCommand {
 /// "0.1.0 (built against GStreamer 1.22.0, running on GStreamer 1.26.2)": a plugin built
 /// against a newer GStreamer than the one it runs on does not load.
 private func versionText() -> String {
-    let running = gst_version_string().map { text in
-        defer { g_free(text) }
-        return String(cString: text)
-    } ?? "GStreamer ?"
-    return "\(String(cString: replaycast_version())) (built against GStreamer \(String(cString: replaycast_gstreamer_built())), "
-        + "running on \(running))"
+    "\(ReplayCastVersion.replayCast) (built against GStreamer \(ReplayCastVersion.gstreamerBuiltAgainst), "
+        + "running on \(ReplayCastVersion.gstreamerRunning))"
 }
 
 struct RunOptions: ParsableArguments {
@@ -81,7 +75,7 @@ struct PipelineSource: ParsableArguments {
 }
 
 extension ReplayCastCommand {
-    struct Run: ParsableCommand {
+    struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a pipeline description file (a path, or a name from `replaycast list`).")
 
@@ -92,15 +86,15 @@ extension ReplayCastCommand {
                                    + "(PORT alone binds to 127.0.0.1).", valueName: "HOST:PORT"))
         var serve: String?
 
-        func run() throws {
+        func run() async throws {
             let pipelineFile = try source.load()
-            let status = try PipelineRunner(description: pipelineFile.description, origin: pipelineFile,
-                                            duration: options.duration, quiet: options.quiet, serve: serve).run()
+            let status = try await PipelineRunner(description: pipelineFile.description, origin: pipelineFile,
+                                                  duration: options.duration, quiet: options.quiet, serve: serve).run()
             if status != 0 { throw ExitCode(status) }
         }
     }
 
-    struct Launch: ParsableCommand {
+    struct Launch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a gst-launch style description given on the command line.")
 
@@ -109,9 +103,9 @@ extension ReplayCastCommand {
 
         @OptionGroup var options: RunOptions
 
-        func run() throws {
-            let status = try PipelineRunner(description: description.joined(separator: " "), origin: nil,
-                                            duration: options.duration, quiet: options.quiet).run()
+        func run() async throws {
+            let status = try await PipelineRunner(description: description.joined(separator: " "), origin: nil,
+                                                  duration: options.duration, quiet: options.quiet).run()
             if status != 0 { throw ExitCode(status) }
         }
     }

@@ -12,15 +12,15 @@ func say(_ line: String) {
 /// plain lines otherwise (logs, CI). Errors and warnings go to stderr in both.
 protocol StatusDisplay {
     /// Called about four times a second and after every meter message.
-    mutating func show(_ status: BroadcastStatus, _ probes: PipelineProbes)
+    mutating func show(_ status: BroadcastStatus)
     mutating func interrupt(_ text: String)
-    mutating func finish(_ status: BroadcastStatus, _ probes: PipelineProbes)
+    mutating func finish(_ status: BroadcastStatus)
 }
 
 extension StatusDisplay {
-    static func bitrate(_ probes: PipelineProbes, over seconds: Double) -> String {
-        guard seconds > 0 else { return "0 kb/s" }
-        let bits = Double(probes.bytesOut.load(ordering: .relaxed)) * 8 / seconds
+    static func bitrate(_ status: BroadcastStatus) -> String {
+        guard status.elapsed > 0 else { return "0 kb/s" }
+        let bits = status.bitrate
         return bits >= 1e6 ? String(format: "%.2f Mb/s", bits / 1e6) : String(format: "%.0f kb/s", bits / 1e3)
     }
 
@@ -46,7 +46,7 @@ struct StatusLog: StatusDisplay {
 
     init(quiet: Bool) { self.quiet = quiet }
 
-    mutating func show(_ status: BroadcastStatus, _ probes: PipelineProbes) {
+    mutating func show(_ status: BroadcastStatus) {
         guard !quiet else { return }
         let now = status.elapsed
         for meter in status.meters where now - (lastMeterLine[meter.source] ?? -1) >= 0.5 {
@@ -61,14 +61,14 @@ struct StatusLog: StatusDisplay {
         }
         if now - lastStatusLine >= 5 {
             lastStatusLine = now
-            say(Self.summary(status, probes))
+            say(Self.summary(status))
         }
     }
 
-    static func summary(_ status: BroadcastStatus, _ probes: PipelineProbes) -> String {
-        var line = String(format: "status %.1f s: video in %d out %d dropped %llu, %@, %d segments",
-                          status.elapsed, probes.framesIn.load(ordering: .relaxed), probes.framesOut.load(ordering: .relaxed),
-                          status.droppedFrames, bitrate(probes, over: status.elapsed), status.segments)
+    static func summary(_ status: BroadcastStatus) -> String {
+        var line = String(format: "status %.1f s: video in %d out %d dropped %d, %@, %d segments",
+                          status.elapsed, status.traffic.framesIn, status.traffic.framesOut,
+                          status.traffic.droppedFrames, bitrate(status), status.segments)
         for output in status.rtmp { line += ", RTMP \(status.rtmpState(output))" }
         return line
     }
@@ -77,8 +77,8 @@ struct StatusLog: StatusDisplay {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    mutating func finish(_ status: BroadcastStatus, _ probes: PipelineProbes) {
-        say(Self.summary(status, probes))
+    mutating func finish(_ status: BroadcastStatus) {
+        say(Self.summary(status))
         say(String(format: "finished after %.1f s, %d meter messages", status.elapsed, status.meterMessages))
     }
 }

@@ -9,10 +9,10 @@ struct StatusScreen: StatusDisplay {
     private var drawnLines = 0
     private var lastDraw = -1.0
 
-    mutating func show(_ status: BroadcastStatus, _ probes: PipelineProbes) {
+    mutating func show(_ status: BroadcastStatus) {
         guard status.elapsed - lastDraw >= 0.25 else { return }
         lastDraw = status.elapsed
-        draw(Self.lines(status, probes))
+        draw(Self.lines(status))
     }
 
     mutating func interrupt(_ text: String) {
@@ -20,8 +20,8 @@ struct StatusScreen: StatusDisplay {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    mutating func finish(_ status: BroadcastStatus, _ probes: PipelineProbes) {
-        draw(Self.lines(status, probes))
+    mutating func finish(_ status: BroadcastStatus) {
+        draw(Self.lines(status))
         write(String(format: "finished after %.1f s, %d meter messages\n", status.elapsed, status.meterMessages))
     }
 
@@ -44,15 +44,15 @@ struct StatusScreen: StatusDisplay {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    static func lines(_ status: BroadcastStatus, _ probes: PipelineProbes) -> [String] {
+    static func lines(_ status: BroadcastStatus) -> [String] {
         let elapsed = status.elapsed
         let memory = BroadcastStatus.residentMemory.map { String(format: "%.0f MB", Double($0) / 1_048_576) } ?? "?"
         var lines = [
             String(format: "ReplayCast  %@  %02d:%04.1f  memory %@", status.title, Int(elapsed) / 60,
                    elapsed.truncatingRemainder(dividingBy: 60), memory),
             "broadcast   \(status.broadcast)",
-            String(format: "video       in %d  out %d  dropped %llu    output %@", probes.framesIn.load(ordering: .relaxed),
-                   probes.framesOut.load(ordering: .relaxed), status.droppedFrames, bitrate(probes, over: elapsed)),
+            String(format: "video       in %d  out %d  dropped %d    output %@", status.traffic.framesIn,
+                   status.traffic.framesOut, status.traffic.droppedFrames, bitrate(status)),
             "segments    \(status.segments) written",
         ]
         for output in status.rtmp { lines.append("RTMP        \(output.location)  \(status.rtmpState(output))") }

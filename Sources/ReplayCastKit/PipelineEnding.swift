@@ -3,16 +3,16 @@ import CGStreamer
 import CReplayCast
 import ReplayCast
 
-/// How a broadcast pipeline is brought down, shared by the CLI and `Broadcast`.
-public enum PipelineEnding {
+/// How a broadcast pipeline is brought down.
+enum PipelineEnding {
     /// How long the other outputs get to finish after an output that keeps taking data
     /// failed (rtmpreconnectsink giving up), in seconds.
-    public static let finishTimeout = 10.0
+    static let finishTimeout = 10.0
 
     /// Whether the rest of the pipeline can still end properly after `source` posted an
     /// error: rtmpreconnectsink keeps taking (and dropping) data after it gave up, so HLS and
     /// recordings can still finish on EOS. After any other error the pipeline stops at once.
-    public static func outputsCanFinish(after source: UnsafeMutablePointer<GstObject>?) -> Bool {
+    static func outputsCanFinish(after source: UnsafeMutablePointer<GstObject>?) -> Bool {
         guard let source else { return false }
         return g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(source)),
                                           rc_rtmpreconnectsink_get_type()) != 0
@@ -22,7 +22,7 @@ public enum PipelineEnding {
     /// A bin stops going down at the first child that fails (hlssink2's giostreamsink does
     /// after a segment could not be opened), leaving the others running: then each element
     /// is taken down on its own.
-    public static func stop(_ pipeline: UnsafeMutablePointer<GstElement>) {
+    static func stop(_ pipeline: UnsafeMutablePointer<GstElement>) {
         guard gst_element_set_state(pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE else { return }
         // Locked, so the bins leave them in NULL: asked to pass through READY on the bin's way
         // down, the failing sink would fail again.
