@@ -235,7 +235,10 @@ final class BroadcastCore: @unchecked Sendable {
     }
 
     private func finish(_ ending: BroadcastEnding, takeDown: Bool = true) {
-        if takeDown { PipelineEnding.stop(pipeline) }
+        if takeDown {
+            if ending == .endOfStream { PipelineEnding.letReceiversCatchUp(pipeline) }
+            PipelineEnding.stop(pipeline)
+        }
         let (starting, enders) = state.withLock { s in
             s.phase = .ended(ending)
             defer { s.startWaiters = []; s.endWaiters = [] }

@@ -24,7 +24,7 @@ public enum ObjectProperties {
     }
 
     /// What `body` reads from a structure property's value (nil when unset), while it lives.
-    static func structure<Result>(_ object: UnsafeMutableRawPointer, _ name: String,
+    public static func structure<Result>(_ object: UnsafeMutableRawPointer, _ name: String,
                                   _ body: (UnsafePointer<GstStructure>?) -> Result) -> Result {
         read(object, name, gst_structure_get_type()) { value in
             body(g_value_get_boxed(value).map { UnsafePointer($0.assumingMemoryBound(to: GstStructure.self)) })
