@@ -3,7 +3,7 @@ import Foundation
 import ReplayCastKit
 
 /// What the status displays show: gathered from the broadcast's events, with its traffic
-/// and RTMP outputs as they were at the last refresh.
+/// and RTMP and SRT outputs as they were at the last refresh.
 struct BroadcastStatus {
     struct Meter {
         var source: String
@@ -18,6 +18,7 @@ struct BroadcastStatus {
     var broadcast = "starting"
     var traffic = BroadcastTraffic()
     var rtmp: [RTMPOutput] = []
+    var srt: [SRTOutput] = []
 
     init(title: String) {
         self.title = title
@@ -47,6 +48,13 @@ struct BroadcastStatus {
         default:
             break
         }
+    }
+
+    /// libsrt's view of the connection: how fast, how far, and what the network cost.
+    func srtState(_ output: SRTOutput) -> String {
+        guard output.packetsSent > 0 else { return "connecting" }
+        return String(format: "%.2f Mb/s, rtt %.1f ms, lost %d, retransmitted %d, dropped %d", output.sendRateMbps,
+                      output.roundTripMilliseconds, output.packetsLost, output.packetsRetransmitted, output.packetsDropped)
     }
 
     /// rtmp2sink's own counters say whether data reaches the server; rtmpreconnectsink says

@@ -36,6 +36,7 @@ struct PipelineRunner {
         func refresh() {
             status.traffic = broadcast.traffic
             status.rtmp = broadcast.rtmpOutputs
+            status.srt = broadcast.srtOutputs
             display.show(status)
             if let server, status.elapsed - lastPublished >= 0.25 {
                 lastPublished = status.elapsed
@@ -96,6 +97,7 @@ struct PipelineRunner {
         }
         status.traffic = broadcast.traffic
         status.rtmp = broadcast.rtmpOutputs
+        // status.srt stays as last read while playing: a closed srtsink's statistics are gone.
         display.finish(status)
         return exitStatus
     }

@@ -70,6 +70,7 @@ struct StatusLog: StatusDisplay {
                           status.elapsed, status.traffic.framesIn, status.traffic.framesOut,
                           status.traffic.droppedFrames, bitrate(status), status.segments)
         for output in status.rtmp { line += ", RTMP \(status.rtmpState(output))" }
+        for output in status.srt { line += ", SRT \(status.srtState(output))" }
         return line
     }
 

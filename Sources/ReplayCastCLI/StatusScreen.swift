@@ -56,6 +56,7 @@ struct StatusScreen: StatusDisplay {
             "segments    \(status.segments) written",
         ]
         for output in status.rtmp { lines.append("RTMP        \(output.location)  \(status.rtmpState(output))") }
+        for output in status.srt { lines.append("SRT         \(output.uri)  \(status.srtState(output))") }
         for meter in status.meters {
             let r = meter.reading
             let names = r.rms.count == 2 ? ["L", "R"] : r.rms.indices.map { "\($0)" }
