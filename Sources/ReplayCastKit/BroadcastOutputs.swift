@@ -14,7 +14,7 @@ extension Broadcast {
             let sink = sinks.sink
             return RTMPOutput(element: output.element, location: output.location, reconnects: output.reconnects,
                               connection: output.reconnects ? Self.connection(sink) : nil,
-                              reconnections: output.reconnects ? Int(Self.uintProperty(sink, "reconnections")) : 0,
+                              reconnections: output.reconnects ? Int(ObjectProperties.uint(sink, "reconnections")) : 0,
                               bytesSent: output.reconnects ? 0 : Self.bytesSent(sink),
                               failed: output.failed, connected: output.connected, notConnected: output.notConnected)
         }
@@ -39,32 +39,19 @@ extension Broadcast {
 
     private static func connection(_ sink: UnsafeMutablePointer<GstElement>) -> RTMPOutput.Connection? {
         guard let spec = g_object_class_find_property(rc_object_class(sink), "connection") else { return nil }
-        var value = GValue()
-        g_value_init(&value, spec.pointee.value_type)
-        defer { g_value_unset(&value) }
-        g_object_get_property(rc_gobject(sink), "connection", &value)
+        let value = ObjectProperties.enumValue(sink, "connection", type: spec.pointee.value_type)
         let enumClass = g_type_class_ref(spec.pointee.value_type)
         defer { g_type_class_unref(enumClass) }
-        let entry = g_enum_get_value(enumClass?.assumingMemoryBound(to: GEnumClass.self), g_value_get_enum(&value))
+        let entry = g_enum_get_value(enumClass?.assumingMemoryBound(to: GEnumClass.self), value)
         return entry.flatMap { RTMPOutput.Connection(rawValue: String(cString: $0.pointee.value_nick)) }
-    }
-
-    private static func uintProperty(_ object: UnsafeMutablePointer<GstElement>, _ name: String) -> guint {
-        var value = GValue()
-        g_value_init(&value, rc_type_uint())
-        defer { g_value_unset(&value) }
-        g_object_get_property(rc_gobject(object), name, &value)
-        return g_value_get_uint(&value)
     }
 
     /// rtmp2sink counts what it sent in its `stats` structure.
     private static func bytesSent(_ sink: UnsafeMutablePointer<GstElement>) -> Int {
-        var value = GValue()
-        g_value_init(&value, gst_structure_get_type())
-        defer { g_value_unset(&value) }
-        g_object_get_property(rc_gobject(sink), "stats", &value)
-        guard let stats = g_value_get_boxed(&value)?.assumingMemoryBound(to: GstStructure.self) else { return 0 }
-        var bytes: guint64 = 0
-        return gst_structure_get_uint64(stats, "out-bytes-total", &bytes) != 0 ? Int(clamping: bytes) : 0
+        ObjectProperties.structure(sink, "stats") { stats in
+            var bytes: guint64 = 0
+            guard let stats, gst_structure_get_uint64(stats, "out-bytes-total", &bytes) != 0 else { return 0 }
+            return Int(clamping: bytes)
+        }
     }
 }

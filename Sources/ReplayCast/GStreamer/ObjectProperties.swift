@@ -10,7 +10,7 @@ public enum ObjectProperties {
         read(object, name, rc_type_string()) { value in g_value_get_string(value).map { String(cString: $0) } }
     }
 
-    static func uint(_ object: UnsafeMutableRawPointer, _ name: String) -> guint {
+    public static func uint(_ object: UnsafeMutableRawPointer, _ name: String) -> guint {
         read(object, name, rc_type_uint()) { g_value_get_uint($0) }
     }
 
@@ -19,7 +19,7 @@ public enum ObjectProperties {
     }
 
     /// An enum property's value, read as `type`.
-    static func enumValue(_ object: UnsafeMutableRawPointer, _ name: String, type: GType) -> gint {
+    public static func enumValue(_ object: UnsafeMutableRawPointer, _ name: String, type: GType) -> gint {
         read(object, name, type) { g_value_get_enum($0) }
     }
 
