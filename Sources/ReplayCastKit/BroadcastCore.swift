@@ -41,16 +41,21 @@ final class BroadcastCore: @unchecked Sendable {
     let reach: Locked<RTMPReach>
     /// The RTMP sinks `reach` reports on, in its order.
     let rtmpSinks: [(sink: UnsafeMutablePointer<GstElement>, reconnects: Bool)]
+    /// Used by the bus thread only.
+    private var srtReach: SRTReach
     let traffic = TrafficCounters()
     /// Signalled when the bus thread has taken the pipeline down.
     private let pumpExited = DispatchSemaphore(value: 0)
     private static let wakeName = "replaycastkit-wake"
+    /// How often the bus thread looks at srtsinks' statistics for a first packet sent.
+    private static let srtSampling = Duration.milliseconds(250)
 
     init(pipeline: UnsafeMutablePointer<GstElement>, continuation: AsyncStream<BroadcastEvent>.Continuation) {
         self.pipeline = pipeline
         self.continuation = continuation
         rtmpSinks = RTMPReach.sinks(in: pipeline)
         reach = Locked(RTMPReach(sinks: rtmpSinks))
+        srtReach = SRTReach(pipeline: pipeline)
         traffic.attach(to: pipeline)
     }
 
@@ -172,6 +177,10 @@ final class BroadcastCore: @unchecked Sendable {
                 if left <= .zero, gst_bus_have_pending(bus) == 0 { return finish(state.withLock { $0.deadlineEnding }) }
                 timeout = GstClockTime(Timebase.nanoseconds(left))
             }
+            if !srtReach.isEmpty {
+                srtReach.sample()
+                timeout = min(timeout, GstClockTime(Timebase.nanoseconds(Self.srtSampling)))
+            }
             guard let message = gst_bus_timed_pop_filtered(bus, timeout, mask) else { continue }
             defer { gst_message_unref(message) }
             if let ending = handle(message) { return finish(ending) }
@@ -199,7 +208,7 @@ final class BroadcastCore: @unchecked Sendable {
         let unreached = reach.withLock { reach in
             reach.note(event)
             return event == .endOfStream ? reach.unreached : nil
-        }
+        } ?? (event == .endOfStream ? srtReach.unreached : nil)
         if let unreached { continuation.yield(.error(unreached)) }
         continuation.yield(event)
         switch event {
@@ -220,6 +229,13 @@ final class BroadcastCore: @unchecked Sendable {
             }
             if first { sendEndOfStream() }
             return nil
+        case .warning(let issue):
+            guard let unreached = srtReach.note(warning: issue) else { return nil }
+            continuation.yield(.error(unreached))
+            // Ended at once: srtsink, still trying, holds its streaming thread, so the data
+            // ahead of it cannot move and end-of-stream would not get through (sending it
+            // blocked this thread for good on GStreamer 1.26).
+            return .failed(unreached)
         default:
             return nil
         }
