@@ -41,6 +41,7 @@ final class BroadcastCore: @unchecked Sendable {
     let reach: Locked<RTMPReach>
     /// The RTMP sinks `reach` reports on, in its order.
     let rtmpSinks: [(sink: UnsafeMutablePointer<GstElement>, reconnects: Bool)]
+    let srtSinks: [SRTSink]
     /// Used by the bus thread only.
     private var srtReach: SRTReach
     let traffic = TrafficCounters()
@@ -55,7 +56,8 @@ final class BroadcastCore: @unchecked Sendable {
         self.continuation = continuation
         rtmpSinks = RTMPReach.sinks(in: pipeline)
         reach = Locked(RTMPReach(sinks: rtmpSinks))
-        srtReach = SRTReach(pipeline: pipeline)
+        srtSinks = BinElements.made(by: "srtsink", in: pipeline).map(SRTSink.init)
+        srtReach = SRTReach(sinks: srtSinks)
         traffic.attach(to: pipeline)
     }
 
@@ -177,7 +179,7 @@ final class BroadcastCore: @unchecked Sendable {
                 if left <= .zero, gst_bus_have_pending(bus) == 0 { return finish(state.withLock { $0.deadlineEnding }) }
                 timeout = GstClockTime(Timebase.nanoseconds(left))
             }
-            if !srtReach.isEmpty {
+            if srtReach.waiting {
                 srtReach.sample()
                 timeout = min(timeout, GstClockTime(Timebase.nanoseconds(Self.srtSampling)))
             }
@@ -252,7 +254,7 @@ final class BroadcastCore: @unchecked Sendable {
 
     private func finish(_ ending: BroadcastEnding, takeDown: Bool = true) {
         if takeDown {
-            if ending == .endOfStream { PipelineEnding.letReceiversCatchUp(pipeline) }
+            if ending == .endOfStream { PipelineEnding.letReceiversCatchUp(srtSinks.map(\.output)) }
             PipelineEnding.stop(pipeline)
         }
         let (starting, enders) = state.withLock { s in

@@ -21,12 +21,7 @@ extension Broadcast {
     }
 
     /// The srtsinks, in the pipeline's order: their connections' statistics now.
-    public var srtOutputs: [SRTOutput] {
-        BinElements.made(by: "srtsink", in: pipeline).map { sink in
-            let name = String(cString: rc_object_name(sink)), uri = ObjectProperties.string(sink, "uri") ?? ""
-            return ObjectProperties.structure(sink, "stats") { SRTOutput(element: name, uri: uri, stats: $0) }
-        }
-    }
+    public var srtOutputs: [SRTOutput] { core.srtSinks.map(\.output) }
 
     /// The hlssink2s, in the pipeline's order.
     public var hlsOutputs: [HLSOutput] {

@@ -24,16 +24,9 @@ enum PipelineEnding {
     /// latency, so the last packets and their retransmissions arrive. Measured with
     /// srt-live-transmit at 125 ms: closing at once cut the last video frame of the recording
     /// (`PES packet size mismatch`), 0.3 s later it was whole.
-    static func letReceiversCatchUp(_ pipeline: UnsafeMutablePointer<GstElement>) {
-        let latencies = BinElements.made(by: "srtsink", in: pipeline).map { sink in
-            ObjectProperties.structure(sink, "stats") { stats -> gint in
-                var milliseconds: gint = 0
-                guard let stats, gst_structure_get_int(stats, "negotiated-latency-ms", &milliseconds) != 0 else { return 0 }
-                return milliseconds
-            }
-        }
-        guard let longest = latencies.max(), longest > 0 else { return }
-        usleep(useconds_t(min(2 * Int(longest), 10_000)) * 1000)
+    static func letReceiversCatchUp(_ outputs: [SRTOutput]) {
+        guard let longest = outputs.map(\.latencyMilliseconds).max(), longest > 0 else { return }
+        usleep(useconds_t(min(2 * longest, 10_000)) * 1000)
     }
 
     /// Takes the pipeline to NULL, so every streaming thread has ended before it is freed.

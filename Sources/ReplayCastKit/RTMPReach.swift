@@ -56,13 +56,10 @@ struct RTMPReach: Sendable {
         }
     }
 
-    /// The first unreached output, as the issue that ends the broadcast (a resource write
-    /// error, as the element's own give-up is).
+    /// The first unreached output, as the issue that ends the broadcast.
     var unreached: BroadcastIssue? {
         guard let output = outputs.first(where: { $0.reconnects && !$0.connected && !$0.failed }) else { return nil }
         let why = output.notConnected.map { "\($0.reason) (\($0.count) attempts)" } ?? "no answer from the server"
-        return BroadcastIssue(element: output.element, message: "never connected to \(output.location): \(why)", debug: nil,
-                              domain: String(cString: g_quark_to_string(gst_resource_error_quark())),
-                              code: Int(GST_RESOURCE_ERROR_WRITE.rawValue))
+        return .neverConnected(element: output.element, target: output.location, why: why)
     }
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
+import CReplayCast
+import ReplayCast
 
 /// An SRT output of a broadcast (an `srtsink` in caller mode) as it is now: its connection's
 /// statistics as libsrt counts them (srtsink's `stats`), read at the moment of the call.
@@ -49,5 +51,24 @@ public struct SRTOutput: Sendable, Equatable {
         roundTripMilliseconds = double("rtt-ms")
         sendRateMbps = double("send-rate-mbps")
         latencyMilliseconds = int("negotiated-latency-ms")
+    }
+}
+
+/// An srtsink of a broadcast, found once when the broadcast is made, with its name and URI
+/// (which cannot change while it plays); its statistics are read whenever asked.
+struct SRTSink {
+    let sink: UnsafeMutablePointer<GstElement>
+    let element: String
+    let uri: String
+
+    init(_ sink: UnsafeMutablePointer<GstElement>) {
+        self.sink = sink
+        element = String(cString: rc_object_name(sink))
+        uri = ObjectProperties.string(sink, "uri") ?? ""
+    }
+
+    /// Its connection's statistics now.
+    var output: SRTOutput {
+        ObjectProperties.structure(sink, "stats") { SRTOutput(element: element, uri: uri, stats: $0) }
     }
 }

@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import CGStreamer
-import CReplayCast
-import ReplayCast
 
 /// Whether each srtsink reached its receiver. Up to GStreamer 1.24 srtsink posts an error
 /// when its first connection fails; from 1.26 on it tries again for ever, posting a warning
@@ -14,9 +11,7 @@ struct SRTReach {
     static let attemptsBeforeGivingUp = 3
 
     private struct Output {
-        let sink: UnsafeMutablePointer<GstElement>
-        let element: String
-        let uri: String
+        let sink: SRTSink
         var sent = false
         var attempts = 0
         var reason = ""
@@ -24,22 +19,18 @@ struct SRTReach {
 
     private var outputs: [Output]
 
-    init(pipeline: UnsafeMutablePointer<GstElement>) {
-        outputs = BinElements.made(by: "srtsink", in: pipeline).map { sink in
-            Output(sink: sink, element: String(cString: rc_object_name(sink)), uri: ObjectProperties.string(sink, "uri") ?? "")
-        }
+    init(sinks: [SRTSink]) {
+        outputs = sinks.map { Output(sink: $0) }
     }
 
-    var isEmpty: Bool { outputs.isEmpty }
+    /// Some output has not sent its first packet yet, so `sample()` still has work.
+    var waiting: Bool { outputs.contains { !$0.sent } }
 
     /// Notes which outputs have sent packets: libsrt counts them per connection, so this is
     /// asked often enough to see a connection before it could be lost.
     mutating func sample() {
         for index in outputs.indices where !outputs[index].sent {
-            outputs[index].sent = ObjectProperties.structure(outputs[index].sink, "stats") { stats in
-                var packets: gint64 = 0
-                return stats.map { gst_structure_get_int64($0, "packets-sent", &packets) != 0 && packets > 0 } ?? false
-            }
+            outputs[index].sent = outputs[index].sink.output.packetsSent > 0
         }
     }
 
@@ -47,7 +38,8 @@ struct SRTReach {
     /// allowed at a receiver never reached.
     mutating func note(warning issue: BroadcastIssue) -> BroadcastIssue? {
         let retrying = ". Trying to reconnect"
-        guard issue.message.hasSuffix(retrying), let index = outputs.firstIndex(where: { $0.element == issue.element }) else {
+        guard issue.message.hasSuffix(retrying),
+              let index = outputs.firstIndex(where: { $0.sink.element == issue.element }) else {
             return nil
         }
         sample()
@@ -62,8 +54,6 @@ struct SRTReach {
 
     private static func issue(_ output: Output) -> BroadcastIssue {
         let why = output.attempts > 0 ? "\(output.reason) (\(output.attempts) attempts)" : "no answer from the receiver"
-        return BroadcastIssue(element: output.element, message: "never connected to \(output.uri): \(why)", debug: nil,
-                              domain: String(cString: g_quark_to_string(gst_resource_error_quark())),
-                              code: Int(GST_RESOURCE_ERROR_WRITE.rawValue), location: output.uri)
+        return .neverConnected(element: output.sink.element, target: output.sink.uri, why: why)
     }
 }
