@@ -115,6 +115,9 @@ static const RcProperty properties[] = {
       "At every whole second of capture time from 1 s: a 100 ms white flash in the video and, in the app and mic "
       "audio, 100 ms of silence then a 10 ms 1 kHz click starting exactly at the mark, to measure A/V sync downstream "
       "(replaycast check-sync)", FALSE, MUTABLE),
+  RC_UINT64(S, memory_limit, "memory-limit", "Memory limit",
+      "End the broadcast with an error, as ReplayKit kills an upload extension over its memory limit (about 50 MB), "
+      "when this process holds more private memory than this many bytes (0 = no limit)", 0, G_MAXUINT64, 0, MUTABLE),
 };
 #undef S
 

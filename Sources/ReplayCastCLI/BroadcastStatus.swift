@@ -65,10 +65,4 @@ struct BroadcastStatus {
         if output.reconnects { return "\(output.connection?.rawValue ?? "?"), \(output.reconnections) reconnections" }
         return output.bytesSent > 0 ? String(format: "publishing, %.1f MB sent", Double(output.bytesSent) / 1e6) : "connecting"
     }
-
-    static var residentMemory: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
-        return Int(line.split(separator: " ").dropFirst().first ?? "").map { $0 * 1024 }
-    }
 }

@@ -46,7 +46,7 @@ struct StatusScreen: StatusDisplay {
 
     static func lines(_ status: BroadcastStatus) -> [String] {
         let elapsed = status.elapsed
-        let memory = BroadcastStatus.residentMemory.map { String(format: "%.0f MB", Double($0) / 1_048_576) } ?? "?"
+        let memory = Broadcast.memoryFootprint.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "?"
         var lines = [
             String(format: "ReplayCast  %@  %02d:%04.1f  memory %@", status.title, Int(elapsed) / 60,
                    elapsed.truncatingRemainder(dividingBy: 60), memory),

@@ -220,7 +220,7 @@ final class BroadcastCore: @unchecked Sendable {
             becamePlaying()
             return (state.withLock { $0.pendingError } ?? unreached).map(BroadcastEnding.failed) ?? .endOfStream
         case .error(let issue):
-            guard PipelineEnding.outputsCanFinish(after: message.pointee.src) else { return .failed(issue) }
+            guard PipelineEnding.outputsCanFinish(after: message.pointee.src, issue) else { return .failed(issue) }
             let first = state.withLock { s in
                 guard s.pendingError == nil else { return false }
                 s.pendingError = issue

@@ -9,13 +9,16 @@ enum PipelineEnding {
     /// failed (rtmpreconnectsink giving up), in seconds.
     static let finishTimeout = 10.0
 
-    /// Whether the rest of the pipeline can still end properly after `source` posted an
-    /// error: rtmpreconnectsink keeps taking (and dropping) data after it gave up, so HLS and
-    /// recordings can still finish on EOS. After any other error the pipeline stops at once.
-    static func outputsCanFinish(after source: UnsafeMutablePointer<GstObject>?) -> Bool {
+    /// Whether the rest of the pipeline can still end properly after `source` posted `issue`:
+    /// rtmpreconnectsink keeps taking (and dropping) data after it gave up, and replaykitsrc
+    /// ends every stream after its memory limit killed the broadcast, so HLS and recordings
+    /// can still finish on EOS. After any other error the pipeline stops at once.
+    static func outputsCanFinish(after source: UnsafeMutablePointer<GstObject>?, _ issue: BroadcastIssue) -> Bool {
         guard let source else { return false }
-        return g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(source)),
-                                          rc_rtmpreconnectsink_get_type()) != 0
+        let instance = UnsafeMutablePointer<GTypeInstance>(OpaquePointer(source))
+        if g_type_check_instance_is_a(instance, rc_rtmpreconnectsink_get_type()) != 0 { return true }
+        return g_type_check_instance_is_a(instance, rc_replaykitsrc_get_type()) != 0
+            && issue.domain == "gst-resource-error-quark" && issue.code == Int(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue)
     }
 
     /// An SRT receiver holds each packet for the connection's latency before handing it on,

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Runs every gst-launch-1.0 line found in a ```sh block of docs/*.md: each must finish
-with status 0 within 60 s. Lines are the documentation's promises. Lines that publish to
+with status 0 within 60 s, or, when the comment line before it says `# ends with an error
+naming TEXT`, with a non-zero status and TEXT in its output. Lines are the documentation's
+promises. Lines that publish to
 rtmp://127.0.0.1:1935 get the local server the docs tell users to start
 (scripts/rtmp-server), running for the duration of this script. Lines run in a scratch
 folder with a docs/ of its own, so what they write (docs/pipcompositor.png) never changes
@@ -20,9 +22,14 @@ LOCAL_RTMP = "rtmp://127.0.0.1:1935/"
 def example_lines():
     for doc in sorted((ROOT / "docs").glob("*.md")):
         for block in re.findall(r"```sh\n(.*?)```", doc.read_text(), re.S):
+            expected_error = None
             for line in block.replace("\\\n", " ").splitlines():
-                if line.strip().startswith("gst-launch-1.0"):
-                    yield doc, line.strip()
+                marker = re.match(r"\s*# ends with an error naming (.+)", line)
+                if marker:
+                    expected_error = marker.group(1).strip()
+                elif line.strip().startswith("gst-launch-1.0"):
+                    yield doc, line.strip(), expected_error
+                    expected_error = None
 
 
 lines = list(example_lines())
@@ -31,18 +38,21 @@ workdir = os.path.join(scratch.name, "work")
 os.makedirs(os.path.join(workdir, "docs"))
 server = [str(ROOT / "scripts" / "rtmp-server"), "start", "1935", scratch.name]
 environment = dict(os.environ, RTMP_SERVER_HOME=os.path.join(scratch.name, "nginx"))
-needs_server = any(LOCAL_RTMP in line for _, line in lines)
+needs_server = any(LOCAL_RTMP in line for _, line, _ in lines)
 if needs_server:
     subprocess.run(server, check=True, env=environment, stdout=subprocess.DEVNULL)
 failures = 0
 count = 0
 try:
-    for doc, line in lines:
+    for doc, line, expected_error in lines:
         count += 1
         try:
             result = subprocess.run(shlex.split(line), capture_output=True, text=True, timeout=60, cwd=workdir)
-            ok = result.returncode == 0
             output = result.stdout + result.stderr
+            if expected_error:
+                ok = result.returncode != 0 and expected_error in output
+            else:
+                ok = result.returncode == 0
         except subprocess.TimeoutExpired:
             ok, output = False, "timed out"
         if not ok:

@@ -45,6 +45,7 @@ typedef struct {
   gboolean gap_events;
   gboolean audio_after_call;
   gboolean sync_marks;
+  guint64 memory_limit;      /* bytes, 0: none */
 } RcReplayKitSrcSettings;
 
 typedef struct {

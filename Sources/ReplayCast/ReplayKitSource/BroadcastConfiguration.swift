@@ -21,6 +21,8 @@ struct BroadcastConfiguration {
     var gapEvents: Bool
     var audioAfterCall: Bool
     var syncMarks: Bool
+    /// Bytes of private memory the process may hold (memory-limit); nil: no limit.
+    var memoryLimit: UInt64?
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -71,6 +73,7 @@ struct BroadcastConfiguration {
         gapEvents = s.gap_events != 0
         audioAfterCall = s.audio_after_call != 0
         syncMarks = s.sync_marks != 0
+        memoryLimit = s.memory_limit > 0 ? UInt64(s.memory_limit) : nil
         do {
             _ = try ScreenRenderer(width: width, height: height)
         } catch {

@@ -17,6 +17,7 @@ final class ReplayKitSource: Sendable {
         let configuration: BroadcastConfiguration
         let timeline: BroadcastTimeline
         let producers: [StreamProducer]
+        let memoryWatch: MemoryWatch?
     }
 
     nonisolated(unsafe) let element: UnsafeMutablePointer<RcReplayKitSrc>
@@ -63,7 +64,13 @@ final class ReplayKitSource: Sendable {
                 AudioProducer(kind: RC_STREAM_APP, element: element, timeline: timeline, configuration: configuration, groupID: group),
                 AudioProducer(kind: RC_STREAM_MIC, element: element, timeline: timeline, configuration: configuration, groupID: group),
             ]
-            running.withLock { $0 = Running(configuration: configuration, timeline: timeline, producers: producers) }
+            let watch = configuration.memoryLimit.map { limit in
+                DebugLog.replaykitsrc.info(element, "memory-limit: the broadcast ends above \(limit) bytes of private memory")
+                return MemoryWatch(limit: limit) { [weak self] footprint in self?.killed(footprint: footprint, limit: limit) }
+            }
+            running.withLock {
+                $0 = Running(configuration: configuration, timeline: timeline, producers: producers, memoryWatch: watch)
+            }
             return true
         } catch {
             rc_element_error_library_settings(element, "replaykitsrc: \(error)", nil)
@@ -104,7 +111,23 @@ final class ReplayKitSource: Sendable {
 
     /// The broadcast is taken out under the lock and released after it.
     func stop() {
-        _ = running.withLock { $0.take() }
+        running.withLock { $0.take() }?.memoryWatch?.cancel()
+    }
+
+    /// What an app sees when ReplayKit kills its upload extension for memory: the broadcast
+    /// finishes with an error. Here every stream still ends, so the outputs can finish their
+    /// files.
+    private func killed(footprint: UInt64, limit: UInt64) {
+        let megabytes = { (bytes: UInt64) -> String in
+            let tenths = (bytes + 50_000) / 100_000
+            return "\(tenths / 10).\(tenths % 10) MB"
+        }
+        let text = "The upload extension was killed: it held \(megabytes(footprint)) of memory, above its limit of "
+            + "\(megabytes(limit)) (memory-limit), as ReplayKit ends an extension over its memory limit"
+        DebugLog.replaykitsrc.warning(element, text)
+        rc_element_error_resource(element, GST_RESOURCE_ERROR_NO_SPACE_LEFT, text,
+                                  "private resident memory \(footprint) bytes > memory-limit \(limit) bytes")
+        _ = apply(.finish)
     }
 
     func step(_ kind: RcStreamKind) -> Bool {

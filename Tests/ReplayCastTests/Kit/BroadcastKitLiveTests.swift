@@ -3,6 +3,7 @@ import CGStreamer
 import CReplayCast
 import Foundation
 import ReplayCastKit
+import ReplayKitModel
 import Testing
 
 /// ReplayCastKit's `Broadcast` driving real pipelines in real time: typed events, lifecycle
@@ -123,6 +124,32 @@ import Testing
         var state = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
         gst_element_get_state(pipeline, &state, &pending, 0)
         #expect(state == GST_STATE_NULL)
+    }
+
+    /// A sink that keeps what it cannot send (an appsink nobody reads) passes the memory
+    /// limit; the application gets the limit's error once the other outputs finished.
+    @Test func theMemoryLimitEndsTheBroadcastWithItsError() async throws {
+        let limit = try #require(ProcessMemory.footprint()) + 40_000_000
+        let broadcast = try Broadcast(description: "replaykitsrc name=rk width=480 height=1040 memory-limit=\(limit) "
+            + "rk.video ! appsink sync=false wait-on-eos=false rk.audio_app ! fakesink rk.audio_mic ! fakesink")
+        try await broadcast.start()
+        async let events = Self.collect(broadcast)
+        let ending = await broadcast.waitUntilEnded()
+        guard case .failed(let issue) = ending else {
+            Issue.record("ended with \(ending)")
+            return
+        }
+        #expect(issue.element == "rk" && issue.domain == "gst-resource-error-quark" && issue.message.contains("memory-limit"),
+                "\(issue)")
+        let order = await events.compactMap { event -> String? in
+            switch event {
+            case .error: "error"
+            case .finished: "finished"
+            case .endOfStream: "end"
+            default: nil
+            }
+        }
+        #expect(order == ["error", "finished", "end"])
     }
 
     static func collect(_ broadcast: Broadcast) async -> [BroadcastEvent] {
