@@ -7,19 +7,19 @@ import MediaKernels
 /// (minutes) or `h`, e.g. `500ms`, `5s`, `1.5s`, `2m`, `0.25h`. No sign, no exponent, no
 /// spaces inside, no compound forms like `1m30s`. The value is converted exactly (integer
 /// arithmetic), so `0.1s` is 100,000,000 ns, not a binary approximation of it.
-enum DurationText {
-    static let expected = "expected a number and a unit (ms, s, m or h), e.g. 500ms, 1.5s, 2m"
+package enum DurationText {
+    package static let expected = "expected a number and a unit (ms, s, m or h), e.g. 500ms, 1.5s, 2m"
 
     /// The shortest exact spelling in whole milliseconds, or seconds with a 9-digit fraction
     /// when the value is finer than a millisecond.
-    static func format(_ nanoseconds: UInt64) -> String {
+    package static func format(_ nanoseconds: UInt64) -> String {
         if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
         let fraction = String(nanoseconds % Timebase.nanosecondsPerSecond)
         return "\(nanoseconds / Timebase.nanosecondsPerSecond).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)s"
     }
 
     /// Nanoseconds, or why the text is not a duration.
-    static func nanoseconds(_ text: Substring) -> Result<UInt64, DurationError> {
+    package static func nanoseconds(_ text: Substring) -> Result<UInt64, DurationError> {
         let units: [(suffix: String, nanoseconds: UInt64)] = [
             ("ms", 1_000_000), ("s", Timebase.nanosecondsPerSecond), ("m", 60 * Timebase.nanosecondsPerSecond),
             ("h", 3600 * Timebase.nanosecondsPerSecond),
@@ -53,7 +53,7 @@ enum DurationText {
     }
 }
 
-struct DurationError: Error {
-    var text: Substring
-    var reason: String
+package struct DurationError: Error {
+    package var text: Substring
+    package var reason: String
 }
