@@ -25,3 +25,7 @@ void rc_element_error_resource(gpointer element, GstResourceError code, const gc
   gst_element_message_full(GST_ELEMENT(element), GST_MESSAGE_ERROR, GST_RESOURCE_ERROR, code, g_strdup(text),
       debug ? g_strdup(debug) : NULL, __FILE__, GST_FUNCTION, __LINE__);
 }
+
+void rc_element_warning_resource_settings(gpointer element, const gchar *text, const gchar *debug) {
+  GST_ELEMENT_WARNING(element, RESOURCE, SETTINGS, ("%s", text), ("%s", debug ? debug : ""));
+}

@@ -77,6 +77,12 @@ static const RcProperty properties[] = {
   RC_UINT64(RcRtmpReconnectSinkSettings, buffer_duration, "buffer-duration", "Buffer duration",
       "With while-disconnected=keep: the most media kept to send after reconnecting (in nanoseconds)", 0,
       G_MAXUINT64, 10 * GST_SECOND, MUTABLE),
+  RC_BOOLEAN(RcRtmpReconnectSinkSettings, adaptive_bitrate, "adaptive-bitrate", "Adaptive bitrate",
+      "Lower the video encoder's bitrate when the connection falls behind and raise it again, up to the bitrate it "
+      "started with, when it keeps up (the first x264enc, x265enc, openh264enc, vah264enc, vaapih264enc or nvh264enc "
+      "upstream of the video pad)", FALSE, GST_PARAM_MUTABLE_READY),
+  RC_UINT(RcRtmpReconnectSinkSettings, min_bitrate, "min-bitrate", "Minimum bitrate",
+      "With adaptive-bitrate: the lowest video bitrate to set (in kbit/s)", 50, 100000, 300, GST_PARAM_MUTABLE_READY),
   RC_ENUM(RcRtmpReconnectSinkSettings, connection, "connection", "Connection", "State of the connection",
       connection_type, RC_RTMP_STOPPED, STATUS),
   RC_UINT(RcRtmpReconnectSinkSettings, reconnections, "reconnections", "Reconnections",

@@ -62,7 +62,11 @@ struct BroadcastStatus {
     func rtmpState(_ output: RTMPOutput) -> String {
         if output.failed { return "failed" }
         if let attempts = output.notConnected { return "not connected: \(attempts.reason), attempt \(attempts.count)" }
-        if output.reconnects { return "\(output.connection?.rawValue ?? "?"), \(output.reconnections) reconnections" }
+        if output.reconnects {
+            let state = "\(output.connection?.rawValue ?? "?"), \(output.reconnections) reconnections"
+            guard let bitrate = output.bitrate else { return state }
+            return state + ", video \(bitrate.new) kb/s (\(output.bitrateChanges) changes, last: \(bitrate.congested ? "congested" : "recovered"))"
+        }
         return output.bytesSent > 0 ? String(format: "publishing, %.1f MB sent", Double(output.bytesSent) / 1e6) : "connecting"
     }
 }

@@ -102,11 +102,29 @@ public struct RTMPEvent: Sendable, Equatable {
         case reconnecting(attempt: Int, delay: Duration, retries: Int?, reason: String)
         /// The server accepted the stream again.
         case reconnected(attempt: Int, downtime: Duration, dropped: Int)
+        /// adaptive-bitrate set the video encoder's bitrate.
+        case bitrateChanged(BitrateChange)
     }
 
     public var element: String
     public var location: String
     public var change: Change
+}
+
+/// adaptive-bitrate's change of the video encoder's bitrate, in kbit/s.
+public struct BitrateChange: Sendable, Equatable {
+    public var old: Int
+    public var new: Int
+    /// True when the link fell behind (media waited to be sent); false when it kept up
+    /// long enough for a step back up.
+    public var congested: Bool
+    /// Media waiting to be sent when decided: in front of the sender and in the kernel's
+    /// send buffer.
+    public var queued: Duration
+    /// What the server acknowledged over the last second.
+    public var sendRate: Int
+    /// The encoder whose `bitrate` was set.
+    public var encoder: String
 }
 
 /// An error or warning an element posted.

@@ -16,7 +16,8 @@ extension Broadcast {
                               connection: output.reconnects ? Self.connection(sink) : nil,
                               reconnections: output.reconnects ? Int(ObjectProperties.uint(sink, "reconnections")) : 0,
                               bytesSent: output.reconnects ? 0 : Self.bytesSent(sink),
-                              failed: output.failed, connected: output.connected, notConnected: output.notConnected)
+                              failed: output.failed, connected: output.connected, notConnected: output.notConnected,
+                              bitrate: output.bitrate, bitrateChanges: output.bitrateChanges)
         }
     }
 

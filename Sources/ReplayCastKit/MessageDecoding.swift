@@ -91,7 +91,7 @@ struct MessageDecoding {
             default: return .changed(action, moment(s))
             }
         case REPLAYCAST_MESSAGE_RTMP_CONNECTED, REPLAYCAST_MESSAGE_RTMP_DISCONNECTED,
-             REPLAYCAST_MESSAGE_RTMP_RECONNECTING, REPLAYCAST_MESSAGE_RTMP_RECONNECTED:
+             REPLAYCAST_MESSAGE_RTMP_RECONNECTING, REPLAYCAST_MESSAGE_RTMP_RECONNECTED, REPLAYCAST_MESSAGE_RTMP_BITRATE:
             return .rtmp(RTMPEvent(element: source, location: StructureFields.string(s, REPLAYCAST_FIELD_LOCATION) ?? "",
                                    change: rtmpChange(name, s)))
         default:
@@ -129,6 +129,12 @@ struct MessageDecoding {
             let retries = StructureFields.int(s, REPLAYCAST_FIELD_RETRIES)
             return .reconnecting(attempt: attempt, delay: StructureFields.time(s, REPLAYCAST_FIELD_DELAY) ?? .zero,
                                  retries: retries < 0 ? nil : retries, reason: reason)
+        case REPLAYCAST_MESSAGE_RTMP_BITRATE:
+            return .bitrateChanged(BitrateChange(
+                old: StructureFields.int(s, REPLAYCAST_FIELD_OLD_BITRATE), new: StructureFields.int(s, REPLAYCAST_FIELD_NEW_BITRATE),
+                congested: reason == "congested", queued: StructureFields.time(s, REPLAYCAST_FIELD_QUEUED) ?? .zero,
+                sendRate: StructureFields.int(s, REPLAYCAST_FIELD_SEND_RATE),
+                encoder: StructureFields.string(s, REPLAYCAST_FIELD_ENCODER) ?? ""))
         default:
             return .reconnected(attempt: attempt, downtime: StructureFields.time(s, REPLAYCAST_FIELD_DOWNTIME) ?? .zero,
                                 dropped: StructureFields.count(s, REPLAYCAST_FIELD_DROPPED))

@@ -33,6 +33,10 @@ public struct RTMPOutput: Sendable, Equatable {
     public var connected: Bool
     /// rtmpreconnectsink, until the server first accepted the stream: the failed attempts.
     public var notConnected: Attempts?
+    /// rtmpreconnectsink with adaptive-bitrate: the last change of the video bitrate, and
+    /// how many there were.
+    public var bitrate: BitrateChange?
+    public var bitrateChanges: Int
 
     /// An rtmpreconnectsink that never reached its server and said nothing about it (it
     /// ends quietly while still trying): a broadcast that ends so reached no one there.

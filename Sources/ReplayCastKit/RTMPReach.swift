@@ -3,8 +3,8 @@ import CGStreamer
 import CReplayCast
 import ReplayCast
 
-/// What each RTMP output's messages said: whether it reached its server, failed, and why
-/// its attempts failed until it connected. Kept by the bus thread, read by any.
+/// What each RTMP output's messages said: whether it reached its server, failed, why its
+/// attempts failed until it connected, and the last bitrate adaptive-bitrate set. Kept by the bus thread, read by any.
 /// rtmpreconnectsink ends quietly on EOS while it is still trying (a sink that waits for its
 /// server must), so a broadcast that ends while one never connected reached no one there:
 /// that is a failure, not an end of stream.
@@ -16,6 +16,8 @@ struct RTMPReach: Sendable {
         var connected = false
         var failed = false
         var notConnected: RTMPOutput.Attempts?
+        var bitrate: BitrateChange?
+        var bitrateChanges = 0
     }
 
     /// In the pipeline's order: the rtmp2sinks, then the rtmpreconnectsinks.
@@ -45,6 +47,9 @@ struct RTMPReach: Sendable {
                 outputs[index].notConnected = nil
             case .reconnecting(let attempt, _, _, let reason) where !outputs[index].connected:
                 outputs[index].notConnected = RTMPOutput.Attempts(reason: reason, count: attempt)
+            case .bitrateChanged(let change):
+                outputs[index].bitrate = change
+                outputs[index].bitrateChanges += 1
             default:
                 break
             }

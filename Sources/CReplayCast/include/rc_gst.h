@@ -49,6 +49,7 @@ static inline GType rc_type_uint(void) { return G_TYPE_UINT; }
 /* GST_ELEMENT_ERROR is a macro: errors posted from Swift go through these. */
 void rc_element_error_stream_format(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_warning_stream_format(gpointer element, const gchar *text, const gchar *debug);
+void rc_element_warning_resource_settings(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_error_core_negotiation(gpointer element, const gchar *text, const gchar *debug);
 void rc_element_error_library_settings(gpointer element, const gchar *text, const gchar *debug);
 /* A resource error with a code chosen at run time (GST_ELEMENT_ERROR takes it as a token). */

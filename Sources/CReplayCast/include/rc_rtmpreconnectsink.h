@@ -36,6 +36,8 @@ typedef struct {
   gdouble backoff_factor;
   RcWhileDisconnected while_disconnected;
   guint64 buffer_duration; /* ns kept with while-disconnected=keep */
+  gboolean adaptive_bitrate;
+  guint min_bitrate; /* kbit/s */
   RcRtmpConnection connection;
   guint reconnections;
 } RcRtmpReconnectSinkSettings;

@@ -86,11 +86,14 @@ __attribute__((visibility("default"))) const gchar *replaycast_gstreamer_built(v
 
 /* rtmpreconnectsink's connection. All carry location (string); connected: attempt;
  * disconnected: reason; reconnecting: attempt, delay (ns), retries (gint), reason;
- * reconnected: attempt, downtime (ns), dropped (buffers). Counts and times are guint64. */
+ * reconnected: attempt, downtime (ns), dropped (buffers). Counts and times are guint64.
+ * bitrate (adaptive-bitrate): old-bitrate, new-bitrate, send-rate (gint, kbit/s), reason
+ * ("congested" or "recovered"), queued (guint64 ns), encoder (string). */
 #define REPLAYCAST_MESSAGE_RTMP_CONNECTED "rtmp-connected"
 #define REPLAYCAST_MESSAGE_RTMP_DISCONNECTED "rtmp-disconnected"
 #define REPLAYCAST_MESSAGE_RTMP_RECONNECTING "rtmp-reconnecting"
 #define REPLAYCAST_MESSAGE_RTMP_RECONNECTED "rtmp-reconnected"
+#define REPLAYCAST_MESSAGE_RTMP_BITRATE "rtmp-bitrate"
 #define REPLAYCAST_FIELD_LOCATION "location"
 #define REPLAYCAST_FIELD_ATTEMPT "attempt"
 #define REPLAYCAST_FIELD_DELAY "delay"
@@ -98,6 +101,11 @@ __attribute__((visibility("default"))) const gchar *replaycast_gstreamer_built(v
 #define REPLAYCAST_FIELD_REASON "reason"
 #define REPLAYCAST_FIELD_DOWNTIME "downtime"
 #define REPLAYCAST_FIELD_DROPPED "dropped"
+#define REPLAYCAST_FIELD_OLD_BITRATE "old-bitrate"
+#define REPLAYCAST_FIELD_NEW_BITRATE "new-bitrate"
+#define REPLAYCAST_FIELD_SEND_RATE "send-rate"
+#define REPLAYCAST_FIELD_QUEUED "queued"
+#define REPLAYCAST_FIELD_ENCODER "encoder"
 
 G_END_DECLS
 

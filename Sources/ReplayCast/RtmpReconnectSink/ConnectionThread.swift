@@ -24,6 +24,10 @@ final class ConnectionThread {
     private var lostAt: GstClockTime?
     private var retryAt: GstClockTime?
     private var endDeadline: GstClockTime?
+    /// With adaptive-bitrate, once an encoder was found upstream.
+    private var adaptation: BitrateAdaptation?
+    private var encoder: VideoEncoder?
+    private var nextAdaptation: GstClockTime = 0
 
     /// How long the end of the stream may take to reach the server before EOS is posted anyway.
     static let endTimeout: GstClockTime = 10_000_000_000
@@ -44,6 +48,7 @@ final class ConnectionThread {
         self.pads = pads
         location = settings.location
         inbox = g_async_queue_new_full { gst_mini_object_unref($0?.assumingMemoryBound(to: GstMiniObject.self)) }
+        if let minimum = settings.minimumBitrate { findEncoder(minimum: minimum) }
         do {
             try connect()
         } catch {
@@ -79,6 +84,7 @@ final class ConnectionThread {
             let wake = [retryAt, endDeadline].compactMap { $0 }.min().map { $0 > now ? $0 - now : 0 } ?? Self.poll
             let item = g_async_queue_timeout_pop(inbox, guint64(min(wake, Self.poll) / 1000))
             checkAccepted()
+            adaptBitrate()
             checkDeadlines()
             guard let item else { continue }
             let message = item.assumingMemoryBound(to: GstMessage.self)
@@ -93,6 +99,7 @@ final class ConnectionThread {
             switch request {
             case .stop:
                 close()
+                restoreBitrate()
                 return false
             case .live:
                 connection?.makeLeaky()
@@ -136,6 +143,7 @@ final class ConnectionThread {
         }
         everAccepted = true
         attempt = 0
+        adaptation?.restart()
         rc_rtmpreconnectsink_publish(element, RC_RTMP_CONNECTED, reconnections)
     }
 
@@ -248,6 +256,42 @@ final class ConnectionThread {
         gate.withLock { $0.phase = .closed }
         connection?.close()
         connection = nil
+    }
+
+    private func findEncoder(minimum: Int) {
+        guard let video = pads.first(where: { $0.stream == RC_RTMP_VIDEO }) else { return }
+        guard let encoder = VideoEncoder(upstreamOf: video.sink) else {
+            let known = VideoEncoder.known.keys.sorted().joined(separator: ", ")
+            rc_element_warning_resource_settings(element, "adaptive-bitrate: no encoder whose bitrate it can set upstream of the video pad",
+                                                 "looked through one-input elements for one of \(known)")
+            return
+        }
+        self.encoder = encoder
+        adaptation = BitrateAdaptation(configured: encoder.bitrate, minimum: minimum)
+        DebugLog.rtmpreconnectsink.info(element, "adaptive bitrate: \(encoder.name) from \(encoder.bitrate) kbit/s, at least \(minimum)")
+    }
+
+    /// Every `BitrateAdaptation.interval` while the server has the stream.
+    private func adaptBitrate() {
+        guard var adaptation, let encoder, let connection, accepted else { return }
+        let now = Self.monotonic()
+        guard now >= nextAdaptation else { return }
+        nextAdaptation = now + GstClockTime(BitrateAdaptation.interval)
+        let queued = connection.queued(), sent = connection.sentBytes(), unsent = connection.unsentBytes(location: location)
+        DebugLog.rtmpreconnectsink.log(element, "\(queued / 1_000_000) ms queued, \(sent) bytes sent, "
+                                       + "\(unsent.map { "\($0) not acknowledged" } ?? "socket not found")")
+        if let decision = adaptation.observe(now: UInt64(now), queued: UInt64(queued), sentBytes: UInt64(sent),
+                                             unsentBytes: UInt64(unsent ?? 0)) {
+            encoder.bitrate = decision.new
+            RtmpMessages.bitrate(element, location: location, encoder: encoder.name, decision)
+        }
+        self.adaptation = adaptation
+    }
+
+    /// The encoder gets its own bitrate back, so a restart starts where the first start did.
+    private func restoreBitrate() {
+        guard let adaptation, let encoder, adaptation.current != adaptation.configured else { return }
+        encoder.bitrate = adaptation.configured
     }
 
     /// Asks the encoder upstream for a keyframe, so a new connection starts soon.

@@ -17,6 +17,7 @@ final class RtmpConnection {
     private(set) var answeredAt: GstClockTime?
     private let bus: AttemptBus
     private var closed = false
+    private var socket: ServerSocket?
 
     /// Queues hold this much media; in a live pipeline they drop the oldest beyond it rather
     /// than hold up the streaming threads of the rest of the pipeline.
@@ -81,6 +82,28 @@ final class RtmpConnection {
         return true
     }
 
+    /// The most media waiting in a stream's queue, in nanoseconds: more than a frame only
+    /// while rtmp2sink cannot write (the socket's buffer is full).
+    func queued() -> GstClockTime {
+        queues.map { GstClockTime(ObjectProperties.uint64($0, "current-level-time")) }.max() ?? 0
+    }
+
+    /// Bytes written to the socket that the server has not acknowledged; nil until the
+    /// socket is found.
+    func unsentBytes(location: String) -> Int? {
+        if socket == nil { socket = ServerSocket(location: location) }
+        return socket?.unsentBytes()
+    }
+
+    /// Bytes rtmp2sink has written to the socket.
+    func sentBytes() -> guint64 {
+        var bytes: guint64 = 0
+        ObjectProperties.structure(sink, "stats") { stats in
+            if let stats { _ = gst_structure_get_uint64(stats, "out-bytes-total", &bytes) }
+        }
+        return bytes
+    }
+
     func isSink(_ object: UnsafeMutablePointer<GstObject>?) -> Bool {
         UnsafeMutableRawPointer(object) == UnsafeMutableRawPointer(sink)
     }
@@ -91,6 +114,7 @@ final class RtmpConnection {
     func close() {
         guard !closed else { return }
         closed = true
+        socket = nil
         awaitConnectOutcome()
         gst_element_set_state(pipeline, GST_STATE_NULL)
         let bus = gst_element_get_bus(pipeline)!

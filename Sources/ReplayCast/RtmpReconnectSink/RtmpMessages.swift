@@ -53,6 +53,27 @@ enum RtmpMessages {
         post(element, s)
     }
 
+    static let oldBitrateField = Quark.of("old-bitrate")
+    static let newBitrateField = Quark.of("new-bitrate")
+    static let queuedField = Quark.of("queued")
+    static let sendRateField = Quark.of("send-rate")
+    static let encoderField = Quark.of("encoder")
+
+    /// rtmp-bitrate: adaptive-bitrate set the encoder's bitrate.
+    static func bitrate(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, location: String, encoder: String,
+                        _ decision: BitrateAdaptation.Decision) {
+        let s = structure("rtmp-bitrate", location)
+        s.set(oldBitrateField, int: gint(decision.old))
+        s.set(newBitrateField, int: gint(decision.new))
+        s.set(reasonField, string: decision.reason.rawValue)
+        s.set(queuedField, uint64: guint64(decision.queued))
+        s.set(sendRateField, int: gint(decision.sendRate))
+        s.set(encoderField, string: encoder)
+        DebugLog.rtmpreconnectsink.info(element, "\(decision.reason.rawValue): \(encoder) bitrate \(decision.old) -> \(decision.new) kbit/s "
+                                        + "(\(decision.queued / 1_000_000) ms waiting, \(decision.sendRate) kbit/s getting through)")
+        post(element, s)
+    }
+
     private static func structure(_ name: String, _ location: String) -> UnsafeMutablePointer<GstStructure> {
         let s = gst_structure_new_empty(name)!
         s.set(locationField, string: location)

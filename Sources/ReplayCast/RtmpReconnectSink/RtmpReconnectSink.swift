@@ -192,6 +192,8 @@ struct RtmpSettings {
     var connectPolicy: ReconnectPolicy
     var keep: Bool
     var bufferDuration: GstClockTime
+    /// kbit/s, with adaptive-bitrate; nil without.
+    var minimumBitrate: Int?
 
     init(_ raw: RcRtmpReconnectSinkSettings) {
         location = raw.location.map { String(cString: $0) } ?? ""
@@ -203,6 +205,7 @@ struct RtmpSettings {
         connectPolicy = limited(to: raw.connect_retries)
         keep = raw.while_disconnected == RC_WHILE_DISCONNECTED_KEEP
         bufferDuration = raw.buffer_duration
+        minimumBitrate = raw.adaptive_bitrate != 0 ? Int(raw.min_bitrate) : nil
     }
 
     /// Why `location` cannot be published to, or nil.

@@ -155,7 +155,7 @@ import Testing
             + "rtmpreconnectsink name=el location=\(server.url("thrash"))"
         // location applies from the next start: the only valid value here is the server's own.
         let thrashed = try Self.play(description, targets: ["el"], strings: ["location": [server.url("thrash")]])
-        Self.expectThrashedWhilePlaying(thrashed, "rtmpreconnectsink", properties: 8)
+        Self.expectThrashedWhilePlaying(thrashed, "rtmpreconnectsink", properties: 10)
         #expect(thrashed.out.buffers.count == 60)
         #expect(thrashed.run.messages(from: "el", named: "rtmp-connected").count == 1)
         for lost in ["rtmp-disconnected", "rtmp-reconnecting", "rtmp-reconnected"] {
