@@ -59,13 +59,15 @@ extension ReplayCastCommand {
             var stopping: Date?
             while child.exitStatus(blocking: false) == nil {
                 let now = Date().timeIntervalSince(started)
-                while let step = pending.first, Double(step.time.components.seconds) + Double(step.time.components.attoseconds) / 1e18 <= now {
+                while let step = pending.first, step.time <= .seconds(now) {
                     pending = pending.dropFirst()
-                    do { try link.apply(step.change) } catch {
+                    do {
+                        try link.apply(step.change)
+                        say("\(step.change)")
+                    } catch {
                         say("\(error)")
                         child.send(SIGINT)
                     }
-                    say("\(step.change)")
                 }
                 if stopping == nil && now >= duration {
                     say("--duration \(duration) s reached: stopping \(command[0])")

@@ -39,11 +39,7 @@ final class MemoryWatch: @unchecked Sendable {
         }, check, { Unmanaged<Check>.fromOpaque($0!).release() })
     }
 
-    /// No call comes after this returns but one already under way.
-    func cancel() {
-        gst_clock_id_unschedule(id)
-    }
-
+    /// No call comes after this but one already under way: the broadcast's stop drops the watch.
     deinit {
         gst_clock_id_unschedule(id)
         gst_clock_id_unref(id)

@@ -111,7 +111,7 @@ final class ReplayKitSource: Sendable {
 
     /// The broadcast is taken out under the lock and released after it.
     func stop() {
-        running.withLock { $0.take() }?.memoryWatch?.cancel()
+        _ = running.withLock { $0.take() }
     }
 
     /// What an app sees when ReplayKit kills its upload extension for memory: the broadcast

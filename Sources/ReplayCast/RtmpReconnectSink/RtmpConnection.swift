@@ -18,6 +18,7 @@ final class RtmpConnection {
     private let bus: AttemptBus
     private var closed = false
     private var socket: ServerSocket?
+    private var serverAddresses: Set<String>?
 
     /// Queues hold this much media; in a live pipeline they drop the oldest beyond it rather
     /// than hold up the streaming threads of the rest of the pipeline.
@@ -91,7 +92,12 @@ final class RtmpConnection {
     /// Bytes written to the socket that the server has not acknowledged; nil until the
     /// socket is found.
     func unsentBytes(location: String) -> Int? {
-        if socket == nil { socket = ServerSocket(location: location) }
+        if socket == nil {
+            // Resolved once per attempt: the search for the socket repeats until it is found.
+            let addresses = serverAddresses ?? ServerSocket.addresses(of: location) ?? []
+            serverAddresses = addresses
+            socket = ServerSocket(peerIn: addresses)
+        }
         return socket?.unsentBytes()
     }
 

@@ -14,10 +14,9 @@ final class ServerSocket {
     private let fd: Int32
     private let inode: String
 
-    /// The newest unclaimed TCP socket connected to `host:port` (rtmp2sink's, made for the
-    /// attempt that just connected), or nil.
-    init?(location: String) {
-        guard let (host, port) = Self.server(location), let addresses = Self.resolve(host, port) else { return nil }
+    /// The newest unclaimed TCP socket whose peer is one of `addresses` (`addresses(of:)`:
+    /// rtmp2sink's, made for the attempt that just connected), or nil.
+    init?(peerIn addresses: Set<String>) {
         let found = Self.claimed.withLock { claimed -> (Int32, String)? in
             for (fd, inode) in Self.sockets().reversed() where !claimed.contains(fd) {
                 guard let peer = Self.peer(fd), addresses.contains(peer) else { continue }
@@ -39,6 +38,13 @@ final class ServerSocket {
     }
 
     deinit { _ = Self.claimed.withLock { $0.remove(fd) } }
+
+    /// The server's "address port" texts for a location, as `init` compares them with
+    /// peers; nil when the location names no server that resolves.
+    static func addresses(of location: String) -> Set<String>? {
+        guard let (host, port) = server(location) else { return nil }
+        return resolve(host, port)
+    }
 
     /// rtmp[s]://host[:port]/…: the host and port rtmp2sink connects to.
     static func server(_ location: String) -> (String, Int)? {
