@@ -17,7 +17,9 @@ public enum HLSPlaylists {
     public static func take(over pipeline: UnsafeMutablePointer<GstElement>) -> Int {
         let sinks = BinElements.made(by: "hlssink2", in: pipeline)
         for sink in sinks {
-            let writer = Unmanaged.passRetained(PlaylistWriter(sink: sink)).toOpaque()
+            let playlistWriter = PlaylistWriter(sink: sink)
+            playlistWriter.watchFirstFrame()
+            let writer = Unmanaged.passRetained(playlistWriter).toOpaque()
             g_signal_connect_data(sink, "get-playlist-stream", unsafeBitCast(playlistStream as PlaylistStreamHandler, to: GCallback.self),
                                   writer, releasePlaylistWriter, GConnectFlags(rawValue: 0))
         }
@@ -30,12 +32,44 @@ public enum HLSPlaylists {
 final class PlaylistWriter {
     let sink: UnsafeMutablePointer<GstElement>
     let dating = Locked(PlaylistDating())
+    /// Seconds since 1970 when the first frame into the sink was captured.
+    let firstFrame = Locked<Double?>(nil)
 
     init(sink: UnsafeMutablePointer<GstElement>) { self.sink = sink }
 
+    /// Dates the first segment from its first frame: a probe on the video pad (or the only
+    /// pad) takes the first buffer's running time back to the wall clock.
+    func watchFirstFrame() {
+        let pad = gst_element_get_static_pad(sink, "video") ?? gst_element_get_static_pad(sink, "audio")
+        guard let pad else { return }
+        defer { gst_object_unref(pad) }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, noteFirstFrame, Unmanaged.passRetained(self).toOpaque(),
+                          releasePlaylistWriterProbe)
+    }
+
+    /// The wall clock time `buffer`'s running time stood for: now, less how long ago on the
+    /// pipeline clock that running time was. A live source stamps a frame with the running
+    /// time of its capture, so this is when it was captured.
+    fileprivate func noteFirst(_ buffer: UnsafeMutablePointer<GstBuffer>, on pad: UnsafeMutablePointer<GstPad>) {
+        let pts = buffer.pointee.pts
+        guard pts != GstClockTime.max, let event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0) else { return }
+        defer { gst_event_unref(event) }
+        var segment: UnsafePointer<GstSegment>?
+        gst_event_parse_segment(event, &segment)
+        guard let segment, let clock = gst_element_get_clock(sink) else { return }
+        defer { gst_object_unref(clock) }
+        let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts)
+        guard running != GstClockTime.max else { return }
+        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(sink)
+        let wall = Double(g_get_real_time()) / 1e6
+        let ago = (Double(now) - Double(base) - Double(running)) / 1e9
+        firstFrame.withLock { $0 = wall - ago }
+    }
+
     func write(_ playlist: String, to path: String) {
         let now = Double(g_get_real_time()) / 1e6
-        let dated = dating.withLock { $0.date(playlist, now: now) }
+        let first = firstFrame.withLock { $0 }
+        let dated = dating.withLock { $0.date(playlist, now: now, firstFrame: first) }
         var error: UnsafeMutablePointer<GError>?
         guard g_file_set_contents(path, dated, gssize(dated.utf8.count), &error) == 0 else { return }
         let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
@@ -79,6 +113,19 @@ private func playlistClosed(_ text: UnsafePointer<gchar>?, _ length: gsize, _ co
 private func releasePlaylistWrite(_ context: gpointer?) {
     guard let context else { return }
     Unmanaged<PlaylistWrite>.fromOpaque(context).release()
+}
+
+private func noteFirstFrame(_ pad: UnsafeMutablePointer<GstPad>?, _ info: UnsafeMutablePointer<GstPadProbeInfo>?,
+                            _ context: gpointer?) -> GstPadProbeReturn {
+    guard let pad, let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let writer = Unmanaged<PlaylistWriter>.fromOpaque(context).takeUnretainedValue()
+    writer.noteFirst(data.assumingMemoryBound(to: GstBuffer.self), on: pad)
+    return GST_PAD_PROBE_REMOVE
+}
+
+private func releasePlaylistWriterProbe(_ context: gpointer?) {
+    guard let context else { return }
+    Unmanaged<PlaylistWriter>.fromOpaque(context).release()
 }
 
 private func releasePlaylistWriter(_ context: gpointer?, _: UnsafeMutablePointer<GClosure>?) {

@@ -8,16 +8,20 @@ import Glibc
 ///
 /// A segment's date is the date of the first segment plus the durations before it, so
 /// dates increase exactly as the media does; a segment keeps its date when the playlist is
-/// rendered again (live updates, a sliding window). The first segment's date is set by the
-/// first playlist: the wall clock then, minus the durations it lists.
+/// rendered again (live updates, a sliding window). The first segment's date is the wall
+/// clock time of its first frame when the writer knows it (`firstFrame`); otherwise the
+/// first playlist's: the wall clock then, minus the durations it lists, which is late by
+/// what the segmenter held back (hlssink2's splitmuxsink lists a segment only once the GOP
+/// after it is complete).
 public struct PlaylistDating: Sendable {
     private var dates: [String: Double] = [:]
     private var next: Double?
 
     public init() {}
 
-    /// `now`: seconds since 1970 when `playlist` was rendered.
-    public mutating func date(_ playlist: String, now: Double) -> String {
+    /// `now`: seconds since 1970 when `playlist` was rendered; `firstFrame`: when the first
+    /// segment's first frame was captured, if known.
+    public mutating func date(_ playlist: String, now: Double, firstFrame: Double? = nil) -> String {
         let lines = playlist.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         var segments: [(duration: Double, uri: String)] = []
@@ -31,7 +35,7 @@ public struct PlaylistDating: Sendable {
             }
         }
         if next == nil {
-            next = now - segments.reduce(0) { $0 + $1.duration }
+            next = firstFrame ?? now - segments.reduce(0) { $0 + $1.duration }
         }
         for segment in segments where dates[segment.uri] == nil {
             dates[segment.uri] = next

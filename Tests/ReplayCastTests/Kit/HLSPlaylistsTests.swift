@@ -33,6 +33,13 @@ import Testing
         #expect(lines[firstDate + 1] == "#EXTINF:2,")
     }
 
+    @Test func theFirstFrameDatesTheFirstSegmentWhenKnown() {
+        var dating = PlaylistDating()
+        // Listed 2 s after the 4.4 s of media, as a segmenter holding a GOP back lists them.
+        let dated = dating.date(Self.rendered, now: 1_800_000_006.4, firstFrame: 1_800_000_000.25)
+        #expect(Self.dates(dated) == ["2027-01-15T08:00:00.250Z", "2027-01-15T08:00:02.250Z"])
+    }
+
     @Test func datesStayWhenThePlaylistGrowsOrSlides() {
         var dating = PlaylistDating()
         _ = dating.date(Self.rendered, now: 1_800_000_004.4)
