@@ -69,9 +69,18 @@ static const GEnumValue endianness_values[] = {
   { 0, NULL, NULL },
 };
 
+static const GEnumValue barcode_time_values[] = {
+  { RC_BARCODE_TIME_BROADCAST, "Broadcast time: ns since the broadcast started, as the buffer's timestamp counts it",
+    "broadcast" },
+  { RC_BARCODE_TIME_UTC, "UTC: ns since 1970 on this machine's real-time clock when the frame was captured "
+    "(replaycast check-latency)", "utc" },
+  { 0, NULL, NULL },
+};
+
 static GType device_type(void) { return rc_enum_type("GstReplayKitDevice", device_values); }
 static GType mic_type(void) { return rc_enum_type("GstReplayKitMic", mic_values); }
 static GType endianness_type(void) { return rc_enum_type("GstReplayKitEndianness", endianness_values); }
+static GType barcode_time_type(void) { return rc_enum_type("GstReplayKitBarcodeTime", barcode_time_values); }
 
 #define S RcReplayKitSrcSettings
 #define MUTABLE GST_PARAM_MUTABLE_READY
@@ -118,6 +127,10 @@ static const RcProperty properties[] = {
   RC_UINT64(S, memory_limit, "memory-limit", "Memory limit",
       "End the broadcast with an error, as ReplayKit kills an upload extension over its memory limit (about 50 MB), "
       "when this process holds more private memory than this many bytes (0 = no limit)", 0, G_MAXUINT64, 0, MUTABLE),
+  RC_ENUM(S, barcode_time, "barcode-time", "Barcode time",
+      "The time each frame's barcode strip carries: broadcast time, or the UTC capture time a receiver on a clock "
+      "synchronised with this one compares with its own to measure latency", barcode_time_type,
+      RC_BARCODE_TIME_BROADCAST, MUTABLE),
 };
 #undef S
 

@@ -118,29 +118,12 @@ private func seconds(_ buffer: UnsafeMutablePointer<GstBuffer>) -> Double? {
     return pts == GstClockTime.max ? nil : Double(pts) / 1e9
 }
 
-/// Reads the barcode of a GRAY8 frame at full size; nil when the strip does not read (or
-/// the frame is not GRAY8, which the decoder rules out).
-private func frameNumber(_ buffer: UnsafeMutablePointer<GstBuffer>, at element: UnsafeMutablePointer<GstElement>) -> UInt32? {
-    guard let pad = gst_element_get_static_pad(element, "sink") else { return nil }
-    defer { gst_object_unref(pad) }
-    guard let caps = gst_pad_get_current_caps(pad) else { return nil }
-    defer { gst_caps_unref(caps) }
-    var info = GstVideoInfo()
-    guard gst_video_info_from_caps(&info, caps) != 0, info.finfo?.pointee.format == GST_VIDEO_FORMAT_GRAY8 else { return nil }
-    var frame = GstVideoFrame()
-    guard gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ) != 0 else { return nil }
-    defer { gst_video_frame_unmap(&frame) }
-    guard let luma = frame.data.0?.assumingMemoryBound(to: UInt8.self) else { return nil }
-    return BarcodeReader.read(yPlane: luma, stride: Int(frame.info.stride.0), width: Int(info.width),
-                              height: Int(info.height))?.frameNumber
-}
-
 private func onStrip(_ identity: UnsafeMutablePointer<GstElement>?, _ buffer: UnsafeMutablePointer<GstBuffer>?,
                      _ context: gpointer?) {
     guard let identity, let buffer, let context, let time = seconds(buffer) else { return }
     let duration = buffer.pointee.duration
     reading(context).addFrame(time: time, duration: duration == GstClockTime.max ? nil : Double(duration) / 1e9,
-                              number: frameNumber(buffer, at: identity))
+                              number: stripReading(buffer, at: identity)?.frameNumber)
 }
 
 private func onVideo(_: UnsafeMutablePointer<GstElement>?, _ buffer: UnsafeMutablePointer<GstBuffer>?,

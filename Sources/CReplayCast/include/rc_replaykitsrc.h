@@ -24,6 +24,11 @@ typedef enum {
   RC_ENDIANNESS_BIG = 2,
 } RcEndianness;
 
+typedef enum {
+  RC_BARCODE_TIME_BROADCAST = 0,
+  RC_BARCODE_TIME_UTC = 1,
+} RcBarcodeTime;
+
 /* The action signals. */
 typedef enum { RC_ACTION_PAUSE, RC_ACTION_RESUME, RC_ACTION_FINISH } RcBroadcastAction;
 
@@ -46,6 +51,7 @@ typedef struct {
   gboolean audio_after_call;
   gboolean sync_marks;
   guint64 memory_limit;      /* bytes, 0: none */
+  RcBarcodeTime barcode_time;
 } RcReplayKitSrcSettings;
 
 typedef struct {

@@ -23,6 +23,8 @@ struct BroadcastConfiguration {
     var syncMarks: Bool
     /// Bytes of private memory the process may hold (memory-limit); nil: no limit.
     var memoryLimit: UInt64?
+    /// barcode-time=utc: frames carry their capture time on the real-time clock.
+    var utcBarcode: Bool
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -74,6 +76,7 @@ struct BroadcastConfiguration {
         audioAfterCall = s.audio_after_call != 0
         syncMarks = s.sync_marks != 0
         memoryLimit = s.memory_limit > 0 ? UInt64(s.memory_limit) : nil
+        utcBarcode = s.barcode_time == RC_BARCODE_TIME_UTC
         do {
             _ = try ScreenRenderer(width: width, height: height)
         } catch {

@@ -5,7 +5,7 @@ import ReplayKitModel
 
 /// The screen: NV12 full range, a frame per 1/30 s slot while the screen changes, none while
 /// it is static, GAP per slot while paused. Frames carry their number and capture time in a
-/// barcode; with sync-marks, frames in a mark's flash are white below it.
+/// barcode (broadcast time, or UTC with barcode-time=utc); with sync-marks, frames in a mark's flash are white below it.
 final class VideoProducer: StreamProducer, @unchecked Sendable {
     static let framesPerSecond = 30
     private let renderer: ScreenRenderer
@@ -70,13 +70,19 @@ final class VideoProducer: StreamProducer, @unchecked Sendable {
         return push(buffer, time: time, duration: duration)
     }
 
+    /// With barcode-time=utc, the wall clock now: a live frame is rendered as its slot comes
+    /// on the pipeline clock, which is when a device would capture it.
+    private func barcodeTimestamp(_ time: UInt64) -> UInt64 {
+        configuration.utcBarcode ? UTCTime.now() : time
+    }
+
     private func render(time: UInt64) -> UnsafeMutablePointer<GstBuffer>? {
         guard let buffer = outputBuffer(from: buffers, size: Int(info.size), what: "a video") else { return nil }
         let rendered: Void? = buffer.withWritableBytes { data in
             let yPlane = data + Int(info.offset.0), uvPlane = data + Int(info.offset.1)
             let yStride = Int(info.stride.0), uvStride = Int(info.stride.1)
-            renderer.render(frameNumber: delivered, time: time, yPlane: yPlane, yStride: yStride,
-                            uvPlane: uvPlane, uvStride: uvStride)
+            renderer.render(frameNumber: delivered, time: time, barcodeTimestamp: barcodeTimestamp(time),
+                            yPlane: yPlane, yStride: yStride, uvPlane: uvPlane, uvStride: uvStride)
             if configuration.syncMarks, SyncMarks.flash(at: time) != nil {
                 SyncMarks.drawFlash(yPlane: yPlane, yStride: yStride, uvPlane: uvPlane, uvStride: uvStride,
                                     width: configuration.width, height: configuration.height,

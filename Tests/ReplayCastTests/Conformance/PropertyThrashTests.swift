@@ -135,7 +135,7 @@ import Testing
                        "setup-info": ["", "setup,broadcastName=thrash"]]
         let alone = try Self.play(description)
         let thrashed = try Self.play(description, targets: ["el"], strings: strings)
-        Self.expectThrashedWhilePlaying(thrashed, "replaykitsrc", properties: 20)
+        Self.expectThrashedWhilePlaying(thrashed, "replaykitsrc", properties: 21)
         #expect(alone.out.buffers.count == 60)
         let differ = zip(thrashed.out.buffers, alone.out.buffers).enumerated().first { $0.element.0 != $0.element.1 }
         #expect(thrashed.out.buffers == alone.out.buffers,

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import Foundation
+
+/// `LatencyCheck` on a stream: decoded as it arrives, a summary every second. A decoder that
+/// fails (a server that has no such stream yet, a connection that drops) is started again
+/// 500 ms later until the time is up; one that reaches the stream's end ends the reading.
+struct StreamLatency {
+    let output: String
+    static let retryDelay = Duration.milliseconds(500)
+
+    private struct Attempt {
+        let broadcast: Broadcast
+        let reading: LatencyReading
+    }
+
+    func measure(for duration: Duration,
+                 events: @escaping @Sendable (LatencyCheck.Event) -> Void) async throws(LatencyCheck.Failure) -> LatencyCheck.Findings {
+        let start = ContinuousClock.now
+        let end = start + duration
+        var totals = LatencyReading.Counts()
+        var lastFailure: String?
+        var attempt: Attempt? = try await open()
+        var retryAt: ContinuousClock.Instant?
+        var index = 0
+        while ContinuousClock.now < end {
+            index += 1
+            try? await Task.sleep(until: min(start + .seconds(index), end))
+            events(.second(output: output, index: index, latencies: LatencySummary(attempt?.reading.take() ?? [])))
+            if let running = attempt, !running.broadcast.isRunning {
+                let ending = await running.broadcast.waitUntilEnded()
+                totals.add(running.reading.snapshot)
+                attempt = nil
+                guard case .failed(let issue) = ending else { break }
+                lastFailure = "\(issue)"
+                retryAt = ContinuousClock.now + Self.retryDelay
+            }
+            if attempt == nil, let due = retryAt, ContinuousClock.now >= due {
+                retryAt = nil
+                attempt = try await open()
+            }
+        }
+        if let running = attempt {
+            await running.broadcast.cancel()
+            totals.add(running.reading.snapshot)
+        }
+        if totals.all.isEmpty, let lastFailure {
+            throw LatencyCheck.Failure(description: "\(output): \(lastFailure)")
+        }
+        return LatencyCheck.Findings(output: output, kind: .stream, latencies: LatencySummary(totals.all),
+                                     read: totals.all.count, unreadable: totals.unreadable,
+                                     broadcastTime: totals.broadcastTime)
+    }
+
+    private func open() async throws(LatencyCheck.Failure) -> Attempt {
+        let broadcast: Broadcast
+        do {
+            broadcast = try Broadcast(description: LatencyReading.decoder(uri: LatencyCheck.uri(output)))
+        } catch {
+            throw LatencyCheck.Failure(description: "\(output): \(error)")
+        }
+        let reading = LatencyReading(pipeline: broadcast.pipeline)
+        do {
+            try await broadcast.start()
+        } catch {
+            // A receiver waiting for its sender (an SRT listener) may not play yet; a failure
+            // shows in the ending.
+        }
+        return Attempt(broadcast: broadcast, reading: reading)
+    }
+}
