@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """rtmpreconnectsink's adaptive-bitrate through a shaped uplink: two 60 s broadcast-rtmp runs
-(x264enc at 3 Mb/s) side by side, each in its own `replaycast uplink` with its own nginx-rtmp,
+(x264enc at 3 Mb/s) one after the other, each in its own `replaycast uplink` with its own nginx-rtmp,
 the link 4 Mb/s, then 800 kb/s from 15 s, then 4 Mb/s from 45 s. With adaptive-bitrate:
 no disconnection, the encoder below the link within 5 s of the drop, raised again after the
-link recovered, the recording whole (no gap over 1 s, at most 1 % of frames missing), and
-rtmp-bitrate's fields as docs/embedding.md gives them. Without (the control): frames lost.
+link recovered, the recording whole (no gap over 1 s, at most 1 % of frames missing),
+rtmp-bitrate's fields as docs/embedding.md gives them, and the latency at a player pulling
+from the server (replaycast check-latency) back under 1 s within 10 s of each step. Without
+(the control): frames lost. The runs take turns: side by side, the player's decoder took
+the CPU both broadcasts need on a 2-core machine (the encoders fell behind, and the
+adaptive run saw congestion on the 4 Mb/s link before the drop).
     Tests/system/adaptive_bitrate.py CLI SCRATCH"""
 import json
 import os
@@ -30,7 +34,8 @@ def start(adaptive):
     os.makedirs(folder, exist_ok=True)
     return subprocess.Popen([cli, "uplink", "--port", "1935", "--schedule", SCHEDULE, "--duration", "120", "--",
                              "/usr/bin/python3", os.path.join(here, "adaptive_bitrate_run.py"), cli, folder, adaptive,
-                             str(SECONDS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             str(SECONDS)] + (["--latency"] if adaptive == "true" else []),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def frames(recording):
@@ -41,20 +46,45 @@ def frames(recording):
     return times, max(gaps, default=0)
 
 
-runs = {name: start(name) for name in ("true", "false")}
 results = {}
-for name, process in runs.items():
+for name in ("true", "false"):
+    process = start(name)
     out, err = process.communicate(timeout=180)
     print(f"--- adaptive-bitrate={name}: exit {process.returncode}\n{err.strip()}")
     try:
         results[name] = json.loads(out.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        results[name] = {"messages": [], "error": f"no report: {out[-300:]} {err[-300:]}", "ended": False}
+        results[name] = {"messages": [], "error": f"no report: {out[-300:]} {err[-300:]}", "ended": False, "latency": []}
 
 for name, result in results.items():
     times, gap = frames(os.path.join(scratch, name, "broadcast.flv"))
     result["frames"], result["gap"] = len(times), gap
     print(f"adaptive-bitrate={name}: {len(times)} frames, longest gap {gap:.2f} s, error {result['error']}")
+
+STEPS = (15, 45)
+
+
+def latency_after_steps(name, latency):
+    """Per step: the highest per-second median latency in the 10 s after it, and from 10 s after
+    it to the next step (each second's largest is printed too: one late frame, not the latency)."""
+    found = []
+    for index, step in enumerate(STEPS):
+        end = STEPS[index + 1] if index + 1 < len(STEPS) else SECONDS
+        early = [(median, largest) for t, median, largest in latency if step <= t < step + 10]
+        late = [(median, largest) for t, median, largest in latency if step + 10 <= t < end]
+        found.append((step, max((m for m, _ in early), default=None), max((m for m, _ in late), default=None)))
+        print(f"adaptive-bitrate={name}: latency at the player after the step at {step} s: "
+              f"up to {max((m for m, _ in early), default=0):.0f} ms (median of a second; largest frame "
+              f"{max((x for _, x in early), default=0):.0f} ms) within 10 s, up to "
+              f"{max((m for m, _ in late), default=0):.0f} ms (largest {max((x for _, x in late), default=0):.0f} ms) "
+              f"from then to {end} s")
+    return found
+
+
+adaptive = results["true"]
+print("adaptive-bitrate=true: latency at the player per second (median ms): "
+      + " ".join(f"{t:.0f}:{m:.0f}" for t, m, _ in adaptive["latency"]))
+adaptive["steps"] = latency_after_steps("true", adaptive["latency"])
 
 adaptive = results["true"]
 changes = [m for m in adaptive["messages"] if m["name"] == "rtmp-bitrate"]
@@ -80,6 +110,11 @@ check("adaptive: rtmp-bitrate carries the documented fields and types",
       str(changes[0]["types"]) if changes else "")
 check("adaptive: the recording is whole (no gap over 1 s, at least 99 % of 1800 frames)",
       adaptive["gap"] <= 1.0 and adaptive["frames"] >= 1782, f"{adaptive['frames']} frames, gap {adaptive['gap']:.2f} s")
+check("adaptive: a latency read at the player for at least 55 of the 60 s", len(adaptive["latency"]) >= 55,
+      f"{len(adaptive['latency'])} seconds; check-latency ended with {adaptive.get('player')}")
+for step, early, late in adaptive["steps"]:
+    check(f"adaptive: the latency at the player back under 1 s within 10 s of the step at {step} s",
+          late is not None and late < 1000, f"each second's median at most {late} ms from {step + 10} s on")
 control = results["false"]
 check("control: no rtmp-bitrate without adaptive-bitrate", not any(m["name"] == "rtmp-bitrate" for m in control["messages"]))
 check("control: the slow link costs frames (rtmpreconnectsink drops what waits beyond 5 s)",
