@@ -19,7 +19,7 @@ extension ReplayCastCommand {
                 frames read and their median and largest latency. An HLS playlist on local disk (a path \
                 ending in .m3u8) is polled every 100 ms: per new segment, the time it was first listed less \
                 its first frame's capture time, and the same from its EXT-X-PROGRAM-DATE-TIME. At the end: \
-                median, 95th percentile and largest for each output. Exits with status 1 when an output \
+                median, 95th percentile and largest for each output (without the first --skip seconds). Exits with status 1 when an output \
                 gives no latency or a 95th percentile is over --max-p95-ms.
                 """)
 
@@ -29,12 +29,16 @@ extension ReplayCastCommand {
         @Option(help: "Seconds to read each output.")
         var duration = 20.0
 
+        @Option(help: "Leave what arrives in the first SECONDS out of the summary (a player's start-up); it is still printed.")
+        var skip = 0.0
+
         @Option(name: .customLong("max-p95-ms"), help: "Fail when an output's 95th percentile exceeds this many milliseconds.")
         var maxP95Milliseconds: Double?
 
         func validate() throws {
             guard !outputs.isEmpty else { throw ValidationError("give at least one output") }
             guard duration > 0 else { throw ValidationError("--duration must be positive") }
+            guard skip >= 0, skip < duration else { throw ValidationError("--skip must be at least 0 and below --duration") }
             if let maxP95Milliseconds, !(maxP95Milliseconds > 0) {
                 throw ValidationError("--max-p95-ms must be positive")
             }
@@ -47,7 +51,7 @@ extension ReplayCastCommand {
                     group.addTask {
                         do throws(LatencyCheck.Failure) {
                             return (index, .success(try await LatencyCheck.measure(output, for: .seconds(duration),
-                                                                                   events: Self.show)))
+                                                                                   skip: .seconds(skip), events: Self.show)))
                         } catch {
                             return (index, .failure(error))
                         }
@@ -85,6 +89,7 @@ extension ReplayCastCommand {
             var line = String(format: "%@: %d %@, latency median %.1f ms, p95 %.1f ms, max %.1f ms", findings.output,
                               latencies.count, unit, latencies.median * 1000, latencies.p95 * 1000, latencies.maximum * 1000)
             if findings.unreadable > 0 { line += ", \(findings.unreadable) unreadable" }
+            if skip > 0 { line += String(format: " (the first %g s left out)", skip) }
             print(line)
             guard let limit = maxP95Milliseconds else { return true }
             let fine = latencies.p95 * 1000 <= limit

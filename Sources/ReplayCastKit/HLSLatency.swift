@@ -8,9 +8,11 @@ struct HLSLatency {
     let playlist: String
     static let pollInterval = Duration.milliseconds(100)
 
-    func measure(for duration: Duration,
+    /// Segments listed in the first `skip` are left out of the findings.
+    func measure(for duration: Duration, skip: Duration,
                  events: @escaping @Sendable (LatencyCheck.Event) -> Void) async throws(LatencyCheck.Failure) -> LatencyCheck.Findings {
-        let end = ContinuousClock.now + duration
+        let start = ContinuousClock.now
+        let end = start + duration
         // Segments listed at the first successful read came before the check: their arrival is unknown.
         var known: Set<String>?
         var polledBefore = false
@@ -18,7 +20,7 @@ struct HLSLatency {
         var latencies: [Double] = []
         var unreadable = 0, broadcastTime = 0
         while ContinuousClock.now < end {
-            let poll = await read()
+            let poll = read()
             let now = UTCTime.now()
             switch poll {
             case .problem(let problem):
@@ -38,7 +40,7 @@ struct HLSLatency {
                         continue
                     }
                     let arrival = SegmentTiming(listed: now, capture: capture, programDate: segment.programDate)
-                    latencies.append(arrival.latency)
+                    if ContinuousClock.now - start > skip { latencies.append(arrival.latency) }
                     events(.segment(output: playlist, LatencyCheck.SegmentArrival(
                         uri: segment.uri, duration: segment.duration, latency: arrival.latency,
                         programDateLatency: arrival.programDateLatency)))
@@ -69,14 +71,14 @@ struct HLSLatency {
         case problem(String)
     }
 
-    /// The playlist as it is now. A local one only: a player's HTTP fetch would add its own
-    /// round trip to every arrival.
-    private func read() async -> Poll {
+    /// The playlist as it is now. A local one only: Foundation's HTTP client needs libcurl,
+    /// which the statically linked release build does not carry.
+    private func read() -> Poll {
         let path = playlist.hasPrefix("file://") ? URL(string: playlist)?.path ?? playlist : playlist
         do {
             return .text(try String(contentsOfFile: path, encoding: .utf8))
         } catch {
-            return .problem("cannot read \(path): \(String(cString: strerror(errno)))")
+            return .problem("cannot read \(path): \(error.localizedDescription)")
         }
     }
 
@@ -95,7 +97,8 @@ struct HLSLatency {
     /// within 10 s. Decoding stops at that frame: the rest of the segment would take CPU from
     /// the broadcast being measured, on the same machine.
     private func firstCapture(of segment: String) async -> UInt64? {
-        guard let broadcast = try? Broadcast(description: LatencyReading.decoder(uri: locate(segment))) else { return nil }
+        guard let broadcast = try? Broadcast(description: LatencyReading.decoder),
+              LatencyReading.addSource(uri: locate(segment), to: broadcast.pipeline) == nil else { return nil }
         let reading = LatencyReading(pipeline: broadcast.pipeline)
         try? await broadcast.start()
         let deadline = ContinuousClock.now + .seconds(10)

@@ -46,7 +46,7 @@ public enum LatencyCheck {
         public var kind: Kind
         /// Every frame's latency (streams) or every new segment's (HLS); nil when none was read.
         public var latencies: LatencySummary?
-        /// Frames or segments read.
+        /// Frames or segments read, after the time skipped.
         public var read: Int
         /// Frames without a readable strip (streams) or segments without one (HLS).
         public var unreadable: Int
@@ -59,17 +59,18 @@ public enum LatencyCheck {
         public let description: String
     }
 
-    /// Reads `output` for `duration`, reporting as it goes through `events`.
-    public static func measure(_ output: String, for duration: Duration,
+    /// Reads `output` for `duration`, reporting as it goes through `events`. What is read in
+    /// the first `skip` is reported but left out of the findings: a player's start-up.
+    public static func measure(_ output: String, for duration: Duration, skip: Duration = .zero,
                                events: @escaping @Sendable (Event) -> Void) async throws(Failure) -> Findings {
         gst_init(nil, nil)
         switch kind(of: output) {
-        case .stream: return try await StreamLatency(output: output).measure(for: duration, events: events)
+        case .stream: return try await StreamLatency(output: output).measure(for: duration, skip: skip, events: events)
         case .hls:
             guard !output.contains("://") || output.hasPrefix("file://") else {
                 throw Failure(description: "\(output): an HLS playlist is read from local disk (a path or file:// URI)")
             }
-            return try await HLSLatency(playlist: output).measure(for: duration, events: events)
+            return try await HLSLatency(playlist: output).measure(for: duration, skip: skip, events: events)
         }
     }
 

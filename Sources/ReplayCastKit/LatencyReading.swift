@@ -34,16 +34,30 @@ final class LatencyReading: Sendable {
     private let counts = Locked(Counts())
 
     /// The video goes straight from the decoder to the reader, in the decoder's thread. Each
-    /// other stream (audio) gets a fakesink of its own once it appears
-    /// (`sinkOtherStreams`): a player joining a live RTMP stream gets audio before the next
-    /// keyframe, and a demuxer with no linked stream stops, while a sink made up front would
-    /// wait for an end that an output without audio never sends.
-    static func decoder(uri: String) -> String {
-        """
-        uridecodebin uri="\(uri)" name=decoder \
+    /// other stream (audio) gets a fakesink of its own once it appears (`sinkOtherStreams`): a
+    /// player joining a live RTMP stream gets audio before the next keyframe, and a demuxer
+    /// with no linked stream stops, while a sink made up front would wait for an end that an
+    /// output without audio never sends. The source is added by `addSource(uri:to:)`.
+    static let decoder = """
+        decodebin name=decoder \
         decoder. ! video/x-raw ! videoconvert ! video/x-raw,format=GRAY8 \
           ! identity name=strip signal-handoffs=true ! fakesink sync=false async=false
         """
+
+    /// The element GStreamer reads `uri` with, linked to the decoder; the reason when there is
+    /// none. Not uridecodebin: GStreamer 1.28's buffers an rtmp:// stream in a queue2 until
+    /// 2 MB have arrived (6 s of the main job) before anything is decoded.
+    static func addSource(uri: String, to pipeline: UnsafeMutablePointer<GstElement>) -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let source = gst_element_make_from_uri(GST_URI_SRC, uri, "source", &error) else {
+            defer { g_clear_error(&error) }
+            return error.map { String(cString: $0.pointee.message) } ?? "no element reads \(uri)"
+        }
+        _ = gst_bin_add(rc_bin(pipeline), source)
+        let decoder = gst_bin_get_by_name(rc_bin(pipeline), "decoder")!
+        defer { gst_object_unref(decoder) }
+        guard gst_element_link(source, decoder) != 0 else { return "cannot link \(uri)'s source to a decoder" }
+        return nil
     }
 
     init(pipeline: UnsafeMutablePointer<GstElement>) {

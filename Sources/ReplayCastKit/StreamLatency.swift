@@ -13,7 +13,8 @@ struct StreamLatency {
         let reading: LatencyReading
     }
 
-    func measure(for duration: Duration,
+    /// Frames read in the first `skip` are left out of the findings (a player's start-up).
+    func measure(for duration: Duration, skip: Duration,
                  events: @escaping @Sendable (LatencyCheck.Event) -> Void) async throws(LatencyCheck.Failure) -> LatencyCheck.Findings {
         let start = ContinuousClock.now
         let end = start + duration
@@ -22,12 +23,20 @@ struct StreamLatency {
         var attempt: Attempt? = try await open()
         var retryAt: ContinuousClock.Instant?
         var index = 0
+        var kept: [Double] = []
+        /// Frames read in the second that starts `offset` into the reading.
+        func keep(_ latencies: [Double], secondAt offset: Duration) {
+            if offset >= skip { kept += latencies }
+        }
         while ContinuousClock.now < end {
             index += 1
             try? await Task.sleep(until: min(start + .seconds(index), end))
-            events(.second(output: output, index: index, latencies: LatencySummary(attempt?.reading.take() ?? [])))
+            let second = attempt?.reading.take() ?? []
+            keep(second, secondAt: .seconds(index - 1))
+            events(.second(output: output, index: index, latencies: LatencySummary(second)))
             if let running = attempt, !running.broadcast.isRunning {
                 let ending = await running.broadcast.waitUntilEnded()
+                keep(running.reading.take(), secondAt: .seconds(index))
                 totals.add(running.reading.snapshot)
                 attempt = nil
                 guard case .failed(let issue) = ending else { break }
@@ -41,22 +50,26 @@ struct StreamLatency {
         }
         if let running = attempt {
             await running.broadcast.cancel()
+            keep(running.reading.take(), secondAt: .seconds(index))
             totals.add(running.reading.snapshot)
         }
         if totals.all.isEmpty, let lastFailure {
             throw LatencyCheck.Failure(description: "\(output): \(lastFailure)")
         }
-        return LatencyCheck.Findings(output: output, kind: .stream, latencies: LatencySummary(totals.all),
-                                     read: totals.all.count, unreadable: totals.unreadable,
+        return LatencyCheck.Findings(output: output, kind: .stream, latencies: LatencySummary(kept),
+                                     read: kept.count, unreadable: totals.unreadable,
                                      broadcastTime: totals.broadcastTime)
     }
 
     private func open() async throws(LatencyCheck.Failure) -> Attempt {
         let broadcast: Broadcast
         do {
-            broadcast = try Broadcast(description: LatencyReading.decoder(uri: LatencyCheck.uri(output)))
+            broadcast = try Broadcast(description: LatencyReading.decoder)
         } catch {
             throw LatencyCheck.Failure(description: "\(output): \(error)")
+        }
+        if let problem = LatencyReading.addSource(uri: LatencyCheck.uri(output), to: broadcast.pipeline) {
+            throw LatencyCheck.Failure(description: "\(output): \(problem)")
         }
         let reading = LatencyReading(pipeline: broadcast.pipeline)
         do {
