@@ -45,8 +45,9 @@ final class LatencyReading: Sendable {
         """
 
     /// The element GStreamer reads `uri` with, linked to the decoder; the reason when there is
-    /// none. Not uridecodebin: GStreamer 1.28's buffers an rtmp:// stream in a queue2 until
-    /// 2 MB have arrived (6 s of the main job) before anything is decoded.
+    /// none. Not uridecodebin: from GStreamer 1.28 it puts a buffering queue2 after an rtmp://
+    /// source, which a reader of live frames has no use for. (The late first frames seen with
+    /// 1.28 came without it too: their cause is not known.)
     static func addSource(uri: String, to pipeline: UnsafeMutablePointer<GstElement>) -> String? {
         var error: UnsafeMutablePointer<GError>?
         guard let source = gst_element_make_from_uri(GST_URI_SRC, uri, "source", &error) else {
