@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import ReplayCastKit
 import Synchronization
 
 /// `replaycast run --serve ADDRESS:PORT`: a small HTTP/1.1 server for watching a broadcast
@@ -32,30 +33,11 @@ final class PreviewServer: Sendable {
         free(real)
         self.page = page
         address = host
-        var socketAddress = sockaddr_in()
-        socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &socketAddress.sin_addr) == 1 else {
-            throw Failure(description: "--serve: '\(host)' is not an IPv4 address")
+        guard IPv4Socket.address(host, port) != nil else { throw Failure(description: "--serve: '\(host)' is not an IPv4 address") }
+        do { listener = try IPv4Socket.bound(.tcp, host: host, port: port) } catch {
+            throw Failure(description: "--serve: \(error)")
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw Failure(description: "--serve: cannot listen on \(host):\(port): \(reason)")
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        self.port = UInt16(bigEndian: actual.sin_port)
+        self.port = IPv4Socket.port(of: listener)
     }
 
     func start() {

@@ -69,6 +69,9 @@ public final class ShapedUplink {
             // The rate stays: HTB would carry a slow rate's debt for each packet (up to a
             // minute of sending time) past `up`. A queue of 0 bytes drops everything.
             (bits, queue) = (rate ?? Self.unlimited, 0)
+        case .delay, .stall, .resume:
+            // The relay's (UplinkRelay): the kernel's link has neither.
+            return
         }
         try Self.run(["tc", "class", "change", "dev", "lo", "parent", "1:", "classid", "1:10", "htb", "rate", "\(bits)bit", "ceil", "\(bits)bit"])
         try Self.run(["tc", "qdisc", "change", "dev", "lo", "parent", "1:10", "handle", "10:", "bfifo", "limit", "\(queue)"])

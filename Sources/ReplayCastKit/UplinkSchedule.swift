@@ -12,20 +12,40 @@ import ReplayKitModel
 ///                           as tc writes rates; from 8 bit/s
 ///     down                  the link drops everything until `up`
 ///     up                    back to the last rate (or to no limit, before any)
+///     delay=<time>          what the broadcast sends arrives this much later (the relay's;
+///                           `delay=0ms` ends it), at most 10 s
+///     stall                 the server reads nothing more until `resume` (the relay's)
+///     resume
 ///
-/// Before the first `rate` the link has no limit. `down` while down and `up` while up are
-/// refused: they would mean a schedule that says something other than what it does.
+/// Before the first `rate` the link has no limit. `down` while down, `up` while up, `stall`
+/// while stalled and `resume` while not are refused: they would mean a schedule that says
+/// something other than what it does.
 public struct UplinkSchedule: Sendable, Equatable {
     public enum Change: Sendable, Equatable, CustomStringConvertible {
         case rate(bitsPerSecond: UInt64)
         case down
         case up
+        case delay(nanoseconds: UInt64)
+        case stall
+        case resume
+
+        /// Whether the relay does it: the kernel's link has no delay, and nothing to stop
+        /// reading.
+        public var isRelays: Bool {
+            switch self {
+            case .delay, .stall, .resume: true
+            case .rate, .down, .up: false
+            }
+        }
 
         public var description: String {
             switch self {
             case .rate(let bits): "rate \(UplinkSchedule.format(bitsPerSecond: bits))"
             case .down: "down"
             case .up: "up"
+            case .delay(let nanoseconds): "delay \(DurationText.format(nanoseconds))"
+            case .stall: "stall: the server reads nothing"
+            case .resume: "resume: the server reads again"
             }
         }
     }
@@ -48,9 +68,15 @@ public struct UplinkSchedule: Sendable, Equatable {
     /// In time order.
     public let steps: [Step]
 
+    static let longestDelay: UInt64 = 10_000_000_000
+
+    /// Whether any step needs the relay.
+    public var needsRelay: Bool { steps.contains { $0.change.isRelays } }
+
     public init(parsing text: String) throws(ParseError) {
         var steps: [Step] = []
         var down = false
+        var stalled = false
         var previous: UInt64 = 0
         for (index, raw) in text.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
             let item = raw.trimmingSpaces
@@ -65,18 +91,31 @@ public struct UplinkSchedule: Sendable, Equatable {
             guard nanoseconds >= previous else { throw fail("times must not go backwards") }
             previous = nanoseconds
             let action = item[item.index(after: colon)...].trimmingSpaces
+            // Each of these turns a state on or off; doing what is already so is refused.
+            let toggles: [Substring: (change: Change, on: Bool, refusal: String)] = [
+                "down": (.down, true, "the link is already down"), "up": (.up, false, "the link is not down"),
+                "stall": (.stall, true, "the server is already stalled"), "resume": (.resume, false, "the server is not stalled"),
+            ]
             let change: Change
             switch action {
-            case "down":
-                guard !down else { throw fail("the link is already down") }
-                change = .down
-                down = true
-            case "up":
-                guard down else { throw fail("the link is not down") }
-                change = .up
-                down = false
+            case _ where toggles[action] != nil:
+                let toggle = toggles[action]!
+                let stalls = toggle.change == .stall || toggle.change == .resume
+                guard (stalls ? stalled : down) != toggle.on else { throw fail(toggle.refusal) }
+                if stalls { stalled = toggle.on } else { down = toggle.on }
+                change = toggle.change
+            case _ where action.hasPrefix("delay="):
+                let value = action.dropFirst(6)
+                switch DurationText.nanoseconds(value) {
+                case .success(let delay) where delay <= Self.longestDelay:
+                    change = .delay(nanoseconds: delay)
+                case .success: throw fail("delay \"\(value)\" is longer than 10s")
+                case .failure(let error): throw fail(error.reason)
+                }
             default:
-                guard action.hasPrefix("rate=") else { throw fail("unknown action \"\(action)\": expected rate=<number><unit>, down or up") }
+                guard action.hasPrefix("rate=") else {
+                    throw fail("unknown action \"\(action)\": expected rate=<number><unit>, down, up, delay=<time>, stall or resume")
+                }
                 guard let bits = Self.bitsPerSecond(action.dropFirst(5)), bits >= 8 else {
                     throw fail("bad rate \"\(action.dropFirst(5))\": expected a number and bit, kbit, mbit or gbit, at least 8bit")
                 }

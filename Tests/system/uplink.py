@@ -3,7 +3,9 @@
 """replaycast uplink: a TCP sender inside the private network (uplink_probe.py) must see
 the schedule's rates second by second (4 Mb/s, then 800 kb/s, nothing while down, 800 kb/s
 again after up; down lets only what its queue held leave), traffic to another port none of it, and the command's exit status must be
-uplink's. Bad schedules and missing arguments are refused before anything runs.
+uplink's. Through --relay (uplink_relay_probe.py), TCP and UDP must arrive the schedule's
+delay late, nothing during a stall, everything after it, in order. Bad schedules and
+missing arguments are refused before anything runs.
     Tests/system/uplink.py CLI"""
 import os
 import re
@@ -42,6 +44,36 @@ else:
     check("the probe reported 12 seconds", False, result.stdout[-400:])
 check("another port is not shaped (> 100 Mb/s)", bool(free) and free[0] > 100_000_000)
 
+relay_probe = os.path.join(os.path.dirname(probe), "uplink_relay_probe.py")
+relayed = subprocess.run([cli, "uplink", "--relay", "47011:47012", "--schedule",
+                          "0s:delay=200ms; 2s:delay=0ms; 3s:stall; 5s:resume",
+                          "--", "/usr/bin/python3", relay_probe, "47011", "47012", "7"],
+                         capture_output=True, text=True, timeout=60)
+print(relayed.stderr.strip())
+check("relay: uplink exits with the command's status", relayed.returncode == 0, str(relayed.returncode))
+sent = int(re.search(r"^sent (\d+)$", relayed.stdout, re.M).group(1)) if "sent" in relayed.stdout else 0
+check("relay: the relay names what it passed", "1 TCP connection and 1 UDP peer" in relayed.stderr)
+for kind in ("tcp", "udp"):
+    rows = [(int(n), float(s), float(a)) for k, n, s, a in
+            (line.split() for line in relayed.stdout.splitlines() if line.startswith(kind + " "))]
+
+    def late(first, last):
+        return [round((a - s) * 1000) for n, s, a in rows if first <= s < last]
+    print(f"{kind}: {len(rows)} of {sent} arrived; ms late, sent 0.3-1.9 s {sorted(set(late(0.3, 1.9)))[::5]}, "
+          f"2.3-2.9 s max {max(late(2.3, 2.9), default=None)}, 5.2-7 s max {max(late(5.2, 7), default=None)}")
+    check(f"relay, {kind}: every message arrived once, in order", sent > 300 and [n for n, _, _ in rows] == list(range(sent)),
+          f"{len(rows)} of {sent}")
+    check(f"relay, {kind}: delay=200ms: 200-215 ms late", bool(late(0.3, 1.9)) and all(200 <= v <= 215 for v in late(0.3, 1.9)))
+    check(f"relay, {kind}: delay=0ms: under 20 ms late", bool(late(2.3, 2.9)) and max(late(2.3, 2.9)) < 20)
+    # The probe's clock starts when Python has started, up to 150 ms after uplink's.
+    during = [a for n, s, a in rows if 3.1 <= a < 4.85]
+    check(f"relay, {kind}: nothing arrives during the stall (3-5 s)", not during, f"{len(during)} arrived")
+    held = [a for n, s, a in rows if 3.1 <= s < 4.85]
+    check(f"relay, {kind}: what the stall held arrives at the resume, within 20 ms",
+          bool(held) and min(held) >= 4.85 and max(held) - min(held) < 0.02,
+          f"{len(held)} messages, {min(held, default=0):.3f}-{max(held, default=0):.3f} s")
+    check(f"relay, {kind}: after the stall, under 20 ms late again", bool(late(5.2, 7)) and max(late(5.2, 7)) < 20)
+
 status = subprocess.run([cli, "uplink", "--port", "47001", "--schedule", "0s:rate=1mbit", "--", "sh", "-c", "exit 3"],
                         capture_output=True, text=True, timeout=30)
 check("the command's failure is uplink's (exit 3)", status.returncode == 3, str(status.returncode))
@@ -50,7 +82,9 @@ for arguments, expected in [
         (["--port", "1", "--schedule", "0s:rate=fast", "--", "true"], 'bad rate "fast"'),
         (["--port", "1", "--schedule", "5s:down; 2s:up", "--", "true"], "times must not go backwards"),
         (["--schedule", "0s:down", "--", "true"], "give at least one --port"),
-        (["--port", "1", "--schedule", "0s:rate=1mbit"], "give the command to run after --")]:
+        (["--port", "1", "--schedule", "0s:rate=1mbit"], "give the command to run after --"),
+        (["--port", "1", "--schedule", "0s:delay=100ms", "--", "true"], "delay, stall and resume need --relay"),
+        (["--relay", "1935", "--schedule", "0s:stall", "--", "true"], "--relay expects PORT:SERVER_PORT")]:
     refused = subprocess.run([cli, "uplink"] + arguments, capture_output=True, text=True, timeout=30)
     check(f"refused: {expected}", refused.returncode != 0 and expected in refused.stderr,
           "" if expected in refused.stderr else refused.stderr.strip()[-300:])
