@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import ArgumentParser
+import Foundation
+import ReplayCastKit
+import Synchronization
+
+extension ReplayCastCommand {
+    struct Swarm: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run many emulated broadcasters at once against one RTMP ingest.",
+            discussion: """
+                Each broadcaster is pipelines/swarm-member.pipeline with its own device profile, \
+                schedule (pauses, calls, orientation and mic changes, an early finish) and start, all \
+                drawn from --seed: the same seed gives the same swarm. Each has its own connection, \
+                URL (--url with {n} replaced by its number), timestamps and reconnections. Prints \
+                the totals every 5 s and a line per broadcaster at the end; exits 1 when any \
+                broadcaster never reached the server or ended with an error.
+                """)
+
+        @Option(help: "How many broadcasters.")
+        var count = 10
+
+        @Option(help: ArgumentHelp("Where each publishes; {n} is its number, from 1.", valueName: "URL"))
+        var url = "rtmp://127.0.0.1:1935/live/dev{n}"
+
+        @Option(help: "Seed of the devices, schedules and starts.")
+        var seed: UInt64 = 1
+
+        @Option(help: "Seconds the swarm runs; each broadcaster ends cleanly then.")
+        var duration: Double = 30
+
+        @Option(help: ArgumentHelp("When broadcasters start: together, or ramp:TIME (evenly over TIME, e.g. ramp:10s).",
+                                   valueName: "ARRIVAL"))
+        var arrival = "together"
+
+        @Option(help: ArgumentHelp("Screen size.", valueName: "WIDTHxHEIGHT"))
+        var size = "240x520"
+
+        @Option(help: "Frames per second each sends.")
+        var fps = 15
+
+        @Option(help: "Video bitrate of each, in kbit/s.")
+        var videoBitrate = 300
+
+        @Option(help: ArgumentHelp("Write what each broadcaster did as JSON to FILE.", valueName: "FILE"))
+        var report: String?
+
+        @Flag(help: "Print the drawn swarm (number, device, start, schedule) and exit.")
+        var plan = false
+
+        func validate() throws {
+            guard (1...10_000).contains(count) else { throw ValidationError("--count must be 1 to 10000") }
+            guard url.contains("{n}") || count == 1 else {
+                throw ValidationError("--url needs {n} (the broadcaster's number): each broadcaster publishes its own stream")
+            }
+            guard duration > 0 && duration.isFinite else { throw ValidationError("--duration must be a positive number of seconds") }
+            guard SwarmPlan.Arrival(arrival) != nil else { throw ValidationError("--arrival must be together or ramp:TIME, e.g. ramp:10s") }
+            guard screen != nil else { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 240x520 (width 128 to 4096)") }
+            guard (1...60).contains(fps) else { throw ValidationError("--fps must be 1 to 60") }
+            guard (50...100_000).contains(videoBitrate) else { throw ValidationError("--video-bitrate must be 50 to 100000 kbit/s") }
+        }
+
+        private var screen: (width: Int, height: Int)? {
+            let parts = size.split(separator: "x")
+            guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+                  (128...4096).contains(width), (2...4096).contains(height) else { return nil }
+            return (width, height)
+        }
+
+        func run() async throws {
+            let drawn = SwarmPlan(count: count, seed: seed, duration: .seconds(duration), arrival: SwarmPlan.Arrival(arrival)!)
+            if plan {
+                for member in drawn.members {
+                    print(String(format: "%4d ", member.number) + member.device.padding(toLength: 16, withPad: " ", startingAt: 0)
+                          + String(format: " %6.2f s  ", member.start.seconds) + (member.schedule.isEmpty ? "-" : member.schedule))
+                }
+                return
+            }
+            let file = PipelineLibrary.resolve("swarm-member")
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw PipelineRunner.Failure(description: "swarm: no swarm-member.pipeline in \(PipelineLibrary.folders.joined(separator: " or "))")
+            }
+            let book = Book(drawn.members.map { member in
+                SwarmRecord(number: member.number, url: url.replacingOccurrences(of: "{n}", with: String(member.number)),
+                            device: member.device, start: member.start.seconds, schedule: member.schedule)
+            })
+            let started = ContinuousClock.now
+            let end = started + .seconds(duration)
+            let screen = screen!
+            let shared = ["WIDTH": String(screen.width), "HEIGHT": String(screen.height), "FPS": String(fps),
+                          "KEYFRAME_INTERVAL": String(fps * 2), "VIDEO_BITRATE": String(videoBitrate)]
+            Self.say("swarm: \(count) broadcasters, seed \(seed), \(arrival), \(duration) s, \(size) at \(fps) fps, "
+                + "\(videoBitrate) kbit/s, to \(url)")
+            let totals = Task {
+                while (try? await Task.sleep(for: .seconds(5))) != nil {
+                    let outputs = book.broadcasts.withLock { $0.values.flatMap(\.rtmpOutputs) }
+                    let traffic = book.broadcasts.withLock { $0.values.map(\.traffic) }
+                    Self.say(Self.totals(at: (ContinuousClock.now - started).seconds, of: count, outputs: outputs, traffic: traffic))
+                }
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for (index, member) in drawn.members.enumerated() {
+                    let variables = shared.merging(["URL": book.records.withLock { $0[index].url }, "DEVICE": member.device,
+                                                    "SCHEDULE": member.schedule, "NAME": "dev\(member.number)"]) { $1 }
+                    group.addTask {
+                        try? await Task.sleep(until: started + member.start)
+                        let broadcast: Broadcast
+                        do { broadcast = try Broadcast(pipelineFile: file, variables: variables) } catch {
+                            book.records.withLock { $0[index].errors.append("\(error)") }
+                            return
+                        }
+                        book.broadcasts.withLock { $0[member.number] = broadcast }
+                        let stopper = Task {
+                            try await Task.sleep(until: end)
+                            try await broadcast.stop()
+                        }
+                        try? await broadcast.start()
+                        for await event in broadcast.events {
+                            let seconds = (ContinuousClock.now - started).seconds
+                            book.records.withLock { $0[index].note(event, at: seconds) }
+                        }
+                        stopper.cancel()
+                        let ending = await broadcast.waitUntilEnded()
+                        book.records.withLock { $0[index].end(ending, traffic: broadcast.traffic) }
+                        book.broadcasts.withLock { _ = $0.removeValue(forKey: member.number) }
+                    }
+                }
+            }
+            totals.cancel()
+            let final = book.records.withLock { $0 }
+            for record in final { print(record.line) }
+            let failed = final.filter(\.failed).count
+            print("swarm: \(final.count - failed) of \(final.count) broadcasters ok, \(failed) failed, "
+                  + "\(final.map(\.disconnections.count).reduce(0, +)) disconnections, "
+                  + String(format: "%.1f MB", Double(final.map(\.bytes).reduce(0, +)) / 1e6))
+            if let report { try Self.write(final, seed: seed, to: report) }
+            if failed > 0 { throw ExitCode(1) }
+        }
+
+        private static func totals(at seconds: Double, of count: Int, outputs: [RTMPOutput], traffic: [BroadcastTraffic]) -> String {
+            let states = outputs.map(\.connection)
+            let connected = states.filter { $0 == .connected }.count
+            let waiting = states.filter { $0 == .waiting || $0 == .connecting }.count
+            let bits = Double(traffic.map(\.encodedBytes).reduce(0, +)) * 8 / max(seconds, 0.001)
+            return String(format: "swarm %6.1f s: %d of %d running, %d connected, %d reconnecting, %d failed, %.2f Mb/s, %d reconnections",
+                          seconds, outputs.count, count, connected, waiting, outputs.filter(\.failed).count, bits / 1e6,
+                          outputs.map(\.reconnections).reduce(0, +))
+        }
+
+        private static func write(_ records: [SwarmRecord], seed: UInt64, to path: String) throws {
+            struct Report: Encodable {
+                var seed: UInt64
+                var broadcasters: [SwarmRecord]
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do {
+                try encoder.encode(Report(seed: seed, broadcasters: records)).write(to: URL(fileURLWithPath: path))
+            } catch {
+                throw PipelineRunner.Failure(description: "swarm: cannot write the report \(path): \(error.localizedDescription)")
+            }
+        }
+
+        /// What the broadcasters share with the tasks that run them.
+        private final class Book: Sendable {
+            let records: Mutex<[SwarmRecord]>
+            let broadcasts = Mutex([Int: Broadcast]())
+
+            init(_ records: [SwarmRecord]) { self.records = Mutex(records) }
+        }
+
+        private static func say(_ text: String) {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+}

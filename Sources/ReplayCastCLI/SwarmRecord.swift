@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import Foundation
+import ReplayCastKit
+
+/// What one broadcaster of a swarm did, as `--report` writes it.
+struct SwarmRecord: Codable, Sendable {
+    struct Loss: Codable, Sendable {
+        /// Seconds since the swarm's start.
+        var at: Double
+        var reason: String
+        /// Seconds until the server accepted the stream again (nil: it did not).
+        var downtime: Double?
+    }
+
+    var number: Int
+    var url: String
+    var device: String
+    /// Seconds after the swarm's start.
+    var start: Double
+    var schedule: String
+    /// Times the server accepted the stream: the first connection and each reconnection.
+    var connections = 0
+    /// Seconds since the swarm's start when the server first accepted the stream.
+    var connectedAt: Double?
+    var disconnections: [Loss] = []
+    /// Video frames replaykitsrc delivered, frames the encoder made, and the bytes both
+    /// encoders made.
+    var framesIn = 0
+    var frames = 0
+    var bytes = 0
+    var errors: [String] = []
+    /// How it ended: `end-of-stream` (stopped at the end, or its schedule's finish),
+    /// `failed`, `timed-out`, `cancelled`, or `not-started`.
+    var ending = "not-started"
+
+    /// A broadcaster fails when it never reached its server, or ended any other way than
+    /// with all its outputs finished.
+    var failed: Bool { connections == 0 || ending != "end-of-stream" }
+
+    /// Seconds of every loss that came back.
+    var downtime: Double { disconnections.compactMap(\.downtime).reduce(0, +) }
+
+    mutating func note(_ event: BroadcastEvent, at seconds: Double) {
+        switch event {
+        case .rtmp(let rtmp):
+            switch rtmp.change {
+            case .connected:
+                connections += 1
+                connectedAt = connectedAt ?? seconds
+            case .disconnected(let reason):
+                disconnections.append(Loss(at: seconds, reason: reason))
+            case .reconnected(_, let downtime, _):
+                connections += 1
+                if let last = disconnections.indices.last { disconnections[last].downtime = downtime.seconds }
+            case .reconnecting, .bitrateChanged:
+                break
+            }
+        case .error(let issue):
+            errors.append(issue.description)
+        default:
+            break
+        }
+    }
+
+    mutating func end(_ ending: BroadcastEnding, traffic: BroadcastTraffic) {
+        switch ending {
+        case .endOfStream: self.ending = "end-of-stream"
+        case .failed: self.ending = "failed"
+        case .timedOut: self.ending = "timed-out"
+        case .cancelled: self.ending = "cancelled"
+        }
+        framesIn = traffic.framesIn
+        frames = traffic.framesOut
+        bytes = traffic.encodedBytes
+    }
+
+    /// One line of the final table.
+    var line: String {
+        let losses = disconnections.isEmpty ? "" : ", \(disconnections.count) lost, \(String(format: "%.1f", downtime)) s down"
+        let problems = errors.isEmpty ? "" : ": " + errors.joined(separator: "; ")
+        return "\(String(format: "%4d", number)) \(device.padding(toLength: 16, withPad: " ", startingAt: 0)) "
+            + "\(failed ? "FAILED" : "ok    ") \(String(format: "%5d frames %7.2f MB", frames, Double(bytes) / 1e6)), "
+            + "\(connections) connection\(connections == 1 ? "" : "s")\(losses), \(ending)\(problems)"
+    }
+}
