@@ -10,6 +10,8 @@ struct SwarmRecord: Codable, Sendable {
         var reason: String
         /// Seconds until the server accepted the stream again (nil: it did not).
         var downtime: Double?
+        /// Buffers (audio and video) rtmpreconnectsink dropped meanwhile.
+        var dropped: Int?
     }
 
     var number: Int
@@ -49,9 +51,12 @@ struct SwarmRecord: Codable, Sendable {
                 connectedAt = connectedAt ?? seconds
             case .disconnected(let reason):
                 disconnections.append(Loss(at: seconds, reason: reason))
-            case .reconnected(_, let downtime, _):
+            case .reconnected(_, let downtime, let dropped):
                 connections += 1
-                if let last = disconnections.indices.last { disconnections[last].downtime = downtime.seconds }
+                if let last = disconnections.indices.last {
+                    disconnections[last].downtime = downtime.seconds
+                    disconnections[last].dropped = dropped
+                }
             case .reconnecting, .bitrateChanged:
                 break
             }

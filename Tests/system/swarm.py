@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""replaycast swarm against a real nginx-rtmp with its statistics page: 8 broadcasters, 12 s,
-seed 5. The page must list 8 publishers while they run; each recording must probe as
-H.264 240x520 + AAC 48 kHz stereo and decode, hold the report's frame count within one
-keyframe interval (30 frames), and show the pause its plan has as a gap in its video
-timestamps; the same seed must draw the same plan twice, and the report must carry it.
+"""replaycast swarm against a real nginx-rtmp with its statistics page: 8 broadcasters, 18 s,
+seed 5, the server stopped at 11 s and started again. The page must list 8 publishers
+while they run; every broadcaster must reconnect, the report giving its downtime; each
+recording (before and after the restart) must probe as H.264 240x520 + AAC 48 kHz stereo
+and decode, the second start with a keyframe, the two hold the report's frames less the
+downtime's within one keyframe interval (30 frames), and the first show the pause its plan
+has as a gap in its video timestamps; the same seed must draw the same plan twice, and
+the report must carry it.
 A swarm whose server is not there must exit 1 with every broadcaster failed, naming the
 URL. Bad arguments are refused before anything runs.
     Tests/system/swarm.py CLI SCRATCH"""
@@ -18,7 +21,9 @@ import time
 from xml.etree import ElementTree
 
 cli, scratch = sys.argv[1], sys.argv[2]
-COUNT, SECONDS, SEED, GOP = 8, 12, 5, 30
+COUNT, SECONDS, SEED, GOP, FPS = 8, 18, 5, 30, 15
+# The plan's pauses fall in 30-55 % of the run; the restart comes after them.
+STAT_AT, RESTART_AT = 4, 11
 failures = []
 
 
@@ -50,17 +55,30 @@ port, stat_port = free_port(), free_port()
 folder = os.path.join(scratch, "swarm")
 recordings = os.path.join(folder, "recordings")
 env = dict(os.environ, RTMP_SERVER_HOME=os.path.join(folder, "nginx"), RTMP_STAT_PORT=str(stat_port))
-subprocess.run(["scripts/rtmp-server", "start", str(port), recordings], env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def server(command):
+    subprocess.run(["scripts/rtmp-server", command, str(port), recordings], env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+server("start")
 report_path = os.path.join(folder, "report.json")
 try:
+    started = time.monotonic()
     swarm = subprocess.Popen([cli, "swarm", "--count", str(COUNT), "--duration", str(SECONDS), "--seed", str(SEED),
                               "--url", f"rtmp://127.0.0.1:{port}/live/dev{{n}}", "--report", report_path],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(SECONDS / 2)
+    time.sleep(STAT_AT)
     stat = subprocess.run(["curl", "-s", f"http://127.0.0.1:{stat_port}/stat"], capture_output=True, text=True).stdout
+    time.sleep(RESTART_AT - (time.monotonic() - started))
+    # stop waits until nginx has closed the recordings; the restarted server writes new ones.
+    server("stop")
+    stopped = time.monotonic() - started
+    os.rename(recordings, recordings + "-1")
+    server("start")
     out, err = swarm.communicate(timeout=SECONDS + 60)
 finally:
-    subprocess.run(["scripts/rtmp-server", "stop", str(port)], env=env, stdout=subprocess.DEVNULL)
+    server("stop")
 print(err.strip())
 print(out.strip())
 try:
@@ -69,16 +87,21 @@ except ElementTree.ParseError:
     streams = []
 publishing = sorted(s.findtext("name") for s in streams
                     if any(c.find("publishing") is not None for c in s.findall("client")))
-check(f"the statistics page lists {COUNT} publishers at {SECONDS / 2:.0f} s",
+check(f"the statistics page lists {COUNT} publishers at {STAT_AT} s",
       publishing == sorted(f"dev{n}" for n in drawn), f"streams with a publisher: {publishing}")
 check("the swarm exits 0", swarm.returncode == 0, str(swarm.returncode))
 report = json.load(open(report_path)) if os.path.exists(report_path) else {"broadcasters": []}
 members = {m["number"]: m for m in report["broadcasters"]}
 check("the report has every broadcaster, with the plan's device and schedule",
       sorted(members) == sorted(drawn) and all((m["device"], m["schedule"] or "-") == drawn[n] for n, m in members.items()))
-check("every broadcaster connected once and ended with end-of-stream",
-      all(m["connections"] == 1 and m["ending"] == "end-of-stream" and not m["errors"] for m in members.values()),
-      str([(n, m["connections"], m["ending"]) for n, m in members.items()]))
+losses = {n: m["disconnections"] for n, m in members.items()}
+check(f"every broadcaster lost the server at {RESTART_AT}-{stopped:.1f} s, reconnected, and ended with end-of-stream",
+      all(m["connections"] == 2 and m["ending"] == "end-of-stream" and not m["errors"] and len(losses[n]) == 1
+          and RESTART_AT - 0.5 <= losses[n][0]["at"] <= stopped + 0.5 for n, m in members.items()),
+      str([(n, m["connections"], m["ending"], [round(d["at"], 2) for d in losses[n]]) for n, m in members.items()]))
+downtimes = [d.get("downtime") for n in losses for d in losses[n]]
+check("the report gives each one's downtime: from the loss to the reconnection, under 10 s",
+      len(downtimes) == COUNT and all(d is not None and 0 < d < 10 for d in downtimes), str(downtimes))
 
 
 def probe(path):
@@ -95,31 +118,37 @@ def video_times(path):
 
 compared = 0
 for number, member in sorted(members.items()):
-    path = os.path.join(recordings, f"dev{number}.flv")
-    if not os.path.exists(path):
-        check(f"dev{number}: recorded", False, path)
+    parts = [os.path.join(recordings + "-1", f"dev{number}.flv"), os.path.join(recordings, f"dev{number}.flv")]
+    if not all(os.path.exists(path) for path in parts):
+        check(f"dev{number}: recorded before and after the restart", False, str(parts))
         continue
-    streams = probe(path)
-    # A pause leaves the video's later frames off the first ones' 15 fps grid: in ffmpeg's
-    # default output time base (1/15 s) two of them can round to one tick, which it reports.
-    decoded = subprocess.run(["ffmpeg", "-v", "error", "-xerror", "-i", path, "-fps_mode", "passthrough",
-                              "-enc_time_base", "1:1000", "-f", "null", "-"],
-                             capture_output=True, text=True)
-    times = video_times(path)
-    ok = (streams == sorted(["h264|240|520", "aac|48000|2"]) and decoded.returncode == 0 and not decoded.stderr
-          and abs(len(times) - member["frames"]) <= GOP)
-    compared += ok
-    if not ok:
-        check(f"dev{number}: H.264 240x520 + AAC 48 kHz stereo, decodes, frames as reported",
-              False, f"{streams}, ffmpeg {decoded.returncode} {decoded.stderr[-200:]}, {len(times)} frames, "
-              f"report {member['frames']}")
+    problems, frames = [], 0
+    for path in parts:
+        streams = probe(path)
+        decoded = subprocess.run(["ffmpeg", "-v", "error", "-xerror", "-i", path, "-fps_mode", "passthrough",
+                                  "-enc_time_base", "1:1000", "-f", "null", "-"], capture_output=True, text=True)
+        frames += len(video_times(path))
+        if streams != sorted(["h264|240|520", "aac|48000|2"]) or decoded.returncode != 0 or decoded.stderr:
+            problems.append(f"{path}: {streams}, ffmpeg {decoded.returncode} {decoded.stderr[-200:]}")
+    first_flags = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "packet=flags",
+                                  "-of", "csv=p=0", parts[1]], capture_output=True, text=True).stdout.split()
+    if not first_flags or not first_flags[0].startswith("K"):
+        problems.append(f"{parts[1]} starts with {first_flags[:1]}, not a keyframe")
+    expected = member["frames"] - FPS * (member["disconnections"] or [{}])[0].get("downtime", 0)
+    if abs(frames - expected) > GOP:
+        problems.append(f"{frames} frames recorded, {expected:.0f} expected (report {member['frames']} less the downtime)")
+    compared += not problems
+    if problems:
+        check(f"dev{number}: both recordings H.264 240x520 + AAC 48 kHz stereo, decode, frames as reported", False,
+              "; ".join(problems))
     if number in pausing:
         start, end = [int(v) / 1000 for v in re.findall(r"(\d+)ms:(?:pause|resume)", pausing[number])]
+        times = video_times(parts[0])
         gaps = [(a, b) for a, b in zip(times, times[1:]) if b - a > 0.5]
         check(f"dev{number}: the pause from {start:.2f} to {end:.2f} s is a gap in the video timestamps",
               any(abs(b - a - (end - start)) < 0.6 for a, b in gaps), f"gaps {gaps}")
-check(f"each recording: H.264 240x520 + AAC 48 kHz stereo, decodes, frames as reported within {GOP}",
-      compared == COUNT, f"{compared} of {COUNT}")
+check(f"each broadcaster's two recordings: H.264 240x520 + AAC 48 kHz stereo, decode, the second from a keyframe, "
+      f"the report's frames less the downtime's within {GOP}", compared == COUNT, f"{compared} of {COUNT}")
 
 dead = free_port()
 nobody = subprocess.run([cli, "swarm", "--count", "2", "--duration", "10", "--url", f"rtmp://127.0.0.1:{dead}/live/dev{{n}}"],
