@@ -15,7 +15,8 @@ extension ReplayCastCommand {
                 URL (--url with {n} replaced by its number), timestamps and reconnections. Prints \
                 the totals every 5 s and a line per broadcaster at the end; exits 1 when any \
                 broadcaster never reached the server or ended with an error.
-                """)
+                """,
+            subcommands: [Merge.self])
 
         @Option(help: "How many broadcasters.")
         var count = 10
@@ -42,7 +43,11 @@ extension ReplayCastCommand {
         @Option(help: "Video bitrate of each, in kbit/s.")
         var videoBitrate = 300
 
-        @Option(help: ArgumentHelp("Write what each broadcaster did as JSON to FILE.", valueName: "FILE"))
+        @Option(help: ArgumentHelp("Run only shard I of N: broadcasters I, I+N, I+2N … of the same swarm "
+                                   + "(`replaycast swarm merge` joins the shards' reports).", valueName: "I/N"))
+        var shard = "1/1"
+
+        @Option(help: ArgumentHelp("Write what each broadcaster did as JSON to FILE (- for standard output).", valueName: "FILE"))
         var report: String?
 
         @Flag(help: "Print the drawn swarm (number, device, start, schedule) and exit.")
@@ -58,6 +63,15 @@ extension ReplayCastCommand {
             guard screen != nil else { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 240x520 (width 128 to 4096)") }
             guard (1...60).contains(fps) else { throw ValidationError("--fps must be 1 to 60") }
             guard (50...100_000).contains(videoBitrate) else { throw ValidationError("--video-bitrate must be 50 to 100000 kbit/s") }
+            guard shardPart.of <= count else { throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N ≤ --count, e.g. 2/10") }
+        }
+
+        private var shardPart: (index: Int, of: Int) {
+            let parts = shard.split(separator: "/")
+            guard parts.count == 2, let index = Int(parts[0]), let of = Int(parts[1]), 1 <= index, index <= of else {
+                return (1, .max)
+            }
+            return (index, of)
         }
 
         private var screen: (width: Int, height: Int)? {
@@ -68,9 +82,10 @@ extension ReplayCastCommand {
         }
 
         func run() async throws {
-            let drawn = SwarmPlan(count: count, seed: seed, duration: .seconds(duration), arrival: SwarmPlan.Arrival(arrival)!)
+            let whole = SwarmPlan(count: count, seed: seed, duration: .seconds(duration), arrival: SwarmPlan.Arrival(arrival)!)
+            let members = whole.shard(shardPart.index, of: shardPart.of)
             if plan {
-                for member in drawn.members {
+                for member in members {
                     print(String(format: "%4d ", member.number) + member.device.padding(toLength: 16, withPad: " ", startingAt: 0)
                           + String(format: " %6.2f s  ", member.start.seconds) + (member.schedule.isEmpty ? "-" : member.schedule))
                 }
@@ -80,7 +95,7 @@ extension ReplayCastCommand {
             guard FileManager.default.fileExists(atPath: file) else {
                 throw PipelineRunner.Failure(description: "swarm: no swarm-member.pipeline in \(PipelineLibrary.folders.joined(separator: " or "))")
             }
-            let book = Book(drawn.members.map { member in
+            let book = Book(members.map { member in
                 SwarmRecord(number: member.number, url: url.replacingOccurrences(of: "{n}", with: String(member.number)),
                             device: member.device, start: member.start.seconds, schedule: member.schedule)
             })
@@ -89,17 +104,18 @@ extension ReplayCastCommand {
             let screen = screen!
             let shared = ["WIDTH": String(screen.width), "HEIGHT": String(screen.height), "FPS": String(fps),
                           "KEYFRAME_INTERVAL": String(fps * 2), "VIDEO_BITRATE": String(videoBitrate)]
-            Self.say("swarm: \(count) broadcasters, seed \(seed), \(arrival), \(duration) s, \(size) at \(fps) fps, "
+            Self.say("swarm: \(members.count) of \(count) broadcasters (shard \(shard)), seed \(seed), \(arrival), \(duration) s, \(size) at \(fps) fps, "
                 + "\(videoBitrate) kbit/s, to \(url)")
             let totals = Task {
                 while (try? await Task.sleep(for: .seconds(5))) != nil {
                     let outputs = book.broadcasts.withLock { $0.values.flatMap(\.rtmpOutputs) }
                     let traffic = book.broadcasts.withLock { $0.values.map(\.traffic) }
-                    Self.say(Self.totals(at: (ContinuousClock.now - started).seconds, of: count, outputs: outputs, traffic: traffic))
+                    Self.say(Self.totals(at: (ContinuousClock.now - started).seconds, of: members.count, outputs: outputs,
+                                         traffic: traffic))
                 }
             }
             await withTaskGroup(of: Void.self) { group in
-                for (index, member) in drawn.members.enumerated() {
+                for (index, member) in members.enumerated() {
                     let variables = shared.merging(["URL": book.records.withLock { $0[index].url }, "DEVICE": member.device,
                                                     "SCHEDULE": member.schedule, "NAME": "dev\(member.number)"]) { $1 }
                     group.addTask {
@@ -127,14 +143,14 @@ extension ReplayCastCommand {
                 }
             }
             totals.cancel()
-            let final = book.records.withLock { $0 }
-            for record in final { print(record.line) }
-            let failed = final.filter(\.failed).count
-            print("swarm: \(final.count - failed) of \(final.count) broadcasters ok, \(failed) failed, "
-                  + "\(final.map(\.disconnections.count).reduce(0, +)) disconnections, "
-                  + String(format: "%.1f MB", Double(final.map(\.bytes).reduce(0, +)) / 1e6))
-            if let report { try Self.write(final, seed: seed, to: report) }
-            if failed > 0 { throw ExitCode(1) }
+            let final = SwarmReport(seed: seed, count: count, shard: "\(shardPart.index)/\(shardPart.of)",
+                                    broadcasters: book.records.withLock { $0 })
+            // With the report on standard output, the lines go with the totals.
+            for line in final.lines { if report == "-" { Self.say(line) } else { print(line) } }
+            if let report {
+                do { try final.write(to: report) } catch { throw PipelineRunner.Failure(description: "swarm: \(error)") }
+            }
+            if final.failed > 0 { throw ExitCode(1) }
         }
 
         private static func totals(at seconds: Double, of count: Int, outputs: [RTMPOutput], traffic: [BroadcastTraffic]) -> String {
@@ -145,20 +161,6 @@ extension ReplayCastCommand {
             return String(format: "swarm %6.1f s: %d of %d running, %d connected, %d reconnecting, %d failed, %.2f Mb/s, %d reconnections",
                           seconds, outputs.count, count, connected, waiting, outputs.filter(\.failed).count, bits / 1e6,
                           outputs.map(\.reconnections).reduce(0, +))
-        }
-
-        private static func write(_ records: [SwarmRecord], seed: UInt64, to path: String) throws {
-            struct Report: Encodable {
-                var seed: UInt64
-                var broadcasters: [SwarmRecord]
-            }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            do {
-                try encoder.encode(Report(seed: seed, broadcasters: records)).write(to: URL(fileURLWithPath: path))
-            } catch {
-                throw PipelineRunner.Failure(description: "swarm: cannot write the report \(path): \(error.localizedDescription)")
-            }
         }
 
         /// What the broadcasters share with the tasks that run them.

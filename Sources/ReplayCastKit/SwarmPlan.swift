@@ -54,6 +54,12 @@ public struct SwarmPlan: Sendable, Equatable {
         }
     }
 
+    /// Shard `index` (from 1) of `count`: broadcasters index, index + count, index + 2 count …
+    /// Interleaved, so that each shard gets its share of a ramp's early and late starts.
+    public func shard(_ index: Int, of count: Int) -> [Member] {
+        members.filter { ($0.number - 1) % count == index - 1 }
+    }
+
     /// Events in windows that never overlap, so every draw is a schedule replaykitsrc
     /// accepts: an orientation change in the first 10-30 % of the time, a pause of 1-3 s
     /// starting in 30-45 %, a mic format switch in 55-65 %, a call of 1-4 s starting in

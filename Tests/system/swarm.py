@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""replaycast swarm against a real nginx-rtmp with its statistics page: 8 broadcasters, 18 s,
-seed 5, the server stopped at 11 s and started again. The page must list 8 publishers
+"""replaycast swarm against a real nginx-rtmp with its statistics page: 8 broadcasters, 14 s,
+seed 5, the server stopped at 8.5 s and started again. The page must list 8 publishers
 while they run; every broadcaster must reconnect, the report giving its downtime; each
 recording (before and after the restart) must probe as H.264 240x520 + AAC 48 kHz stereo
 and decode, the second start with a keyframe, the two hold the report's frames less the
@@ -14,6 +14,7 @@ URL. Bad arguments are refused before anything runs.
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -21,9 +22,9 @@ import time
 from xml.etree import ElementTree
 
 cli, scratch = sys.argv[1], sys.argv[2]
-COUNT, SECONDS, SEED, GOP, FPS = 8, 18, 5, 30, 15
+COUNT, SECONDS, SEED, GOP, FPS = 8, 14, 5, 30, 15
 # The plan's pauses fall in 30-55 % of the run; the restart comes after them.
-STAT_AT, RESTART_AT = 4, 11
+STAT_AT, RESTART_AT = 3, 8.5
 failures = []
 
 
@@ -53,6 +54,7 @@ check("the plan has a broadcaster that pauses", bool(pausing), str(pausing))
 
 port, stat_port = free_port(), free_port()
 folder = os.path.join(scratch, "swarm")
+shutil.rmtree(folder, ignore_errors=True)
 recordings = os.path.join(folder, "recordings")
 env = dict(os.environ, RTMP_SERVER_HOME=os.path.join(folder, "nginx"), RTMP_STAT_PORT=str(stat_port))
 
@@ -149,6 +151,36 @@ for number, member in sorted(members.items()):
               any(abs(b - a - (end - start)) < 0.6 for a, b in gaps), f"gaps {gaps}")
 check(f"each broadcaster's two recordings: H.264 240x520 + AAC 48 kHz stereo, decode, the second from a keyframe, "
       f"the report's frames less the downtime's within {GOP}", compared == COUNT, f"{compared} of {COUNT}")
+
+# Two shards of one 4-broadcaster swarm, side by side, their reports on standard output.
+server("start")
+try:
+    shards = [subprocess.Popen([cli, "swarm", "--count", "4", "--duration", "5", "--seed", str(SEED), "--shard", f"{i}/2",
+                                "--url", f"rtmp://127.0.0.1:{port}/live/shard{{n}}", "--report", "-"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in (1, 2)]
+    outputs = [shard.communicate(timeout=60) for shard in shards]
+finally:
+    server("stop")
+paths = []
+for i, (out, err) in enumerate(outputs, 1):
+    paths.append(os.path.join(folder, f"shard-{i}.json"))
+    with open(paths[-1], "w") as f:
+        f.write(out)
+    numbers = [m["number"] for m in json.loads(out)["broadcasters"]] if out.startswith("{") else []
+    check(f"shard {i}/2 runs broadcasters {[i, i + 2]} and reports them on standard output",
+          shards[i - 1].returncode == 0 and numbers == [i, i + 2], f"{shards[i - 1].returncode}, {numbers}, {err[-300:]}")
+merged_path = os.path.join(folder, "merged.json")
+merged = subprocess.run([cli, "swarm", "merge"] + paths + ["--output", merged_path], capture_output=True, text=True, timeout=30)
+whole = subprocess.run([cli, "swarm", "--count", "4", "--seed", str(SEED), "--duration", "5", "--plan"],
+                       capture_output=True, text=True, timeout=30).stdout.split("\n")
+merged_report = json.load(open(merged_path)) if os.path.exists(merged_path) else {"broadcasters": []}
+check("merge: the shards' reports are the whole swarm's, in order, as its plan drew it",
+      merged.returncode == 0 and [m["number"] for m in merged_report["broadcasters"]] == [1, 2, 3, 4]
+      and all(re.match(rf"\s*{m['number']} {m['device']} ", line) for m, line in zip(merged_report["broadcasters"], whole))
+      and "4 of 4 broadcasters ok" in merged.stdout, merged.stdout[-300:] + merged.stderr[-300:])
+for arguments, expected in [([paths[0]], "shard 2/2 missing"), ([paths[0], paths[0]], "shard 1/2 twice")]:
+    refused = subprocess.run([cli, "swarm", "merge"] + arguments, capture_output=True, text=True, timeout=30)
+    check(f"merge refused: {expected}", refused.returncode != 0 and expected in refused.stderr, refused.stderr.strip()[-200:])
 
 dead = free_port()
 nobody = subprocess.run([cli, "swarm", "--count", "2", "--duration", "10", "--url", f"rtmp://127.0.0.1:{dead}/live/dev{{n}}"],

@@ -43,6 +43,14 @@ struct SwarmPlanTests {
         #expect(Set(plan.members.map(\.device)).count == DeviceProfile.all.count)
     }
 
+    @Test func shardsInterleaveAndTogetherAreTheWholeSwarm() {
+        let plan = SwarmPlan(count: 10, seed: 2, duration: .seconds(30), arrival: .ramp(.seconds(10)))
+        #expect(plan.shard(2, of: 3).map(\.number) == [2, 5, 8])
+        let joined = (1...3).flatMap { plan.shard($0, of: 3) }.sorted { $0.number < $1.number }
+        #expect(joined == plan.members)
+        #expect(plan.shard(1, of: 1) == plan.members)
+    }
+
     @Test func rampedArrivalsAreEvenAndTogetherIsAtOnce() {
         let ramp = SwarmPlan(count: 4, seed: 1, duration: .seconds(20), arrival: .ramp(.seconds(8)))
         #expect(ramp.members.map(\.start) == [.zero, .seconds(2), .seconds(4), .seconds(6)])
