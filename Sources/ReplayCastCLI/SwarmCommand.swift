@@ -43,6 +43,10 @@ extension ReplayCastCommand {
         @Option(help: "Video bitrate of each, in kbit/s.")
         var videoBitrate = 300
 
+        @Option(help: ArgumentHelp("Each broadcaster's pipeline file (or its name in the library); it gets the "
+                                   + "variables of swarm-member.pipeline.", valueName: "FILE|NAME"))
+        var pipeline = "swarm-member"
+
         @Option(help: ArgumentHelp("Run only shard I of N: broadcasters I, I+N, I+2N … of the same swarm "
                                    + "(`replaycast swarm merge` joins the shards' reports).", valueName: "I/N"))
         var shard = "1/1"
@@ -91,9 +95,10 @@ extension ReplayCastCommand {
                 }
                 return
             }
-            let file = PipelineLibrary.resolve("swarm-member")
+            let file = PipelineLibrary.resolve(pipeline)
             guard FileManager.default.fileExists(atPath: file) else {
-                throw PipelineRunner.Failure(description: "swarm: no swarm-member.pipeline in \(PipelineLibrary.folders.joined(separator: " or "))")
+                throw PipelineRunner.Failure(description: "swarm: no pipeline file \(pipeline)"
+                                             + (pipeline.contains("/") ? "" : " in \(PipelineLibrary.folders.joined(separator: " or "))"))
             }
             let book = Book(members.map { member in
                 SwarmRecord(number: member.number, url: url.replacingOccurrences(of: "{n}", with: String(member.number)),
