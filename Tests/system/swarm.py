@@ -7,7 +7,8 @@ recording (before and after the restart) must probe as H.264 240x520 + AAC 48 kH
 and decode, the second start with a keyframe, the two hold the report's frames less the
 downtime's within one keyframe interval (30 frames), and the first show the pause its plan
 has as a gap in its video timestamps; the same seed must draw the same plan twice, and
-the report must carry it.
+the report must carry it, and two shards of a 40-broadcaster swarm draw exactly its
+population.
 A swarm whose server is not there must exit 1 with every broadcaster failed, naming the
 URL. Bad arguments are refused before anything runs.
     Tests/system/swarm.py CLI SCRATCH"""
@@ -49,6 +50,13 @@ def plan():
 
 drawn = plan()
 check("the same seed draws the same plan twice", drawn == plan() and len(drawn) == COUNT, f"{len(drawn)} broadcasters")
+forty = subprocess.run([cli, "swarm", "--count", "40", "--seed", str(SEED), "--arrival", "ramp:10s", "--plan"],
+                       capture_output=True, text=True, timeout=30).stdout.splitlines()
+halves = [subprocess.run([cli, "swarm", "--count", "40", "--seed", str(SEED), "--arrival", "ramp:10s", "--plan",
+                          "--shard", f"{i}/2"], capture_output=True, text=True, timeout=30).stdout.splitlines() for i in (1, 2)]
+check("two shards of a 40-broadcaster swarm draw exactly its population (devices, starts, schedules)",
+      len(forty) == 40 and sorted(halves[0] + halves[1], key=lambda line: int(line.split()[0])) == forty,
+      f"{len(halves[0])} + {len(halves[1])} lines against {len(forty)}")
 pausing = {n: schedule for n, (_, schedule) in drawn.items() if "pause" in schedule}
 check("the plan has a broadcaster that pauses", bool(pausing), str(pausing))
 
