@@ -131,6 +131,8 @@ extension ReplayCastCommand {
                             return
                         }
                         book.broadcasts.withLock { $0[member.number] = broadcast }
+                        // Ctrl-C ends every running broadcaster cleanly, as `replaycast run` does its one.
+                        broadcast.stopOnInterrupt()
                         let stopper = Task {
                             try await Task.sleep(until: end)
                             try await broadcast.stop()

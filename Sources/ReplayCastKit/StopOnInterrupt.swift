@@ -11,7 +11,7 @@ extension Broadcast {
     /// reaches the process twice at the same moment (also through a wrapper such as
     /// `timeout`). From this call until the process ends, SIGINT no longer ends the process.
     public func stopOnInterrupt() {
-        signal(SIGINT, SIG_IGN)
+        _ = Self.sigintIgnored
         let firstInterrupt = Locked<ContinuousClock.Instant?>(nil)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler { [weak core] in
@@ -26,4 +26,10 @@ extension Broadcast {
         source.resume()
         core.keep(source)
     }
+
+    /// Once per process: the default action (ending the process) is off before the first
+    /// source exists. Setting it again would replace the handler libdispatch installed for
+    /// the sources, and every Ctrl-C after that would be lost: with two broadcasts, the
+    /// second's call silenced the first's.
+    private static let sigintIgnored: Void = { signal(SIGINT, SIG_IGN) }()
 }

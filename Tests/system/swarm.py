@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -167,8 +168,21 @@ try:
                                 "--url", f"rtmp://127.0.0.1:{port}/live/shard{{n}}", "--report", "-"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in (1, 2)]
     outputs = [shard.communicate(timeout=60) for shard in shards]
+    # Ctrl-C at 3 s ends every running broadcaster cleanly.
+    interrupted = subprocess.Popen([cli, "swarm", "--count", "2", "--duration", "60",
+                                    "--url", f"rtmp://127.0.0.1:{port}/live/ctrlc{{n}}", "--report", "-"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    interrupted.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    stopped_out, stopped_err = interrupted.communicate(timeout=30)
+    took = time.monotonic() - sent
 finally:
     server("stop")
+endings = [(m["ending"], m["connections"]) for m in json.loads(stopped_out)["broadcasters"]] if stopped_out.startswith("{") else []
+check("Ctrl-C ends both broadcasters of a 60 s swarm cleanly, within 5 s",
+      interrupted.returncode == 0 and took < 5 and endings == [("end-of-stream", 1)] * 2,
+      f"exit {interrupted.returncode} after {took:.1f} s, {endings}, {stopped_err[-200:]}")
 paths = []
 for i, (out, err) in enumerate(outputs, 1):
     paths.append(os.path.join(folder, f"shard-{i}.json"))
