@@ -33,7 +33,6 @@ final class PreviewServer: Sendable {
         free(real)
         self.page = page
         address = host
-        guard IPv4Socket.address(host, port) != nil else { throw Failure(description: "--serve: '\(host)' is not an IPv4 address") }
         do { listener = try IPv4Socket.bound(.tcp, host: host, port: port) } catch {
             throw Failure(description: "--serve: \(error)")
         }

@@ -113,8 +113,7 @@ extension ReplayCastCommand {
                 + "\(videoBitrate) kbit/s, to \(url)")
             let totals = Task {
                 while (try? await Task.sleep(for: .seconds(5))) != nil {
-                    let outputs = book.broadcasts.withLock { $0.values.flatMap(\.rtmpOutputs) }
-                    let traffic = book.broadcasts.withLock { $0.values.map(\.traffic) }
+                    let (outputs, traffic) = book.broadcasts.withLock { ($0.values.flatMap(\.rtmpOutputs), $0.values.map(\.traffic)) }
                     Self.say(Self.totals(at: (ContinuousClock.now - started).seconds, of: members.count, outputs: outputs,
                                          traffic: traffic))
                 }

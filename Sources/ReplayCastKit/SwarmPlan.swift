@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
 import ReplayKitModel
 
 /// The broadcasters of a swarm, drawn from a seed: each one's device, start and schedule.
@@ -49,7 +50,7 @@ public struct SwarmPlan: Sendable, Equatable {
             case .ramp(let span): start = span * (Double(number - 1) / Double(max(1, count)))
             }
             let device = devices[min(devices.count - 1, Int(draws.next() * Double(devices.count)))]
-            let own = max(0, (duration - start).nanoseconds)
+            let own = Timebase.nanoseconds(duration - start)
             return Member(number: number, device: device, start: start, schedule: Self.schedule(over: own, draws: &draws))
         }
     }
@@ -98,12 +99,5 @@ public struct SwarmPlan: Sendable, Equatable {
             state = Scramble.mix(state)
             return Scramble.unit(state)
         }
-    }
-}
-
-private extension Duration {
-    var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        return seconds < 0 ? 0 : UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 }

@@ -55,7 +55,8 @@ public final class UplinkRelay: Sendable {
             throw Failure(description: error.description)
         }
         Thread.detachNewThread { [self] in
-            run(listener: listener, datagrams: datagrams)
+            let summary = run(listener: listener, datagrams: datagrams)
+            control.withLock { $0.summary = summary }
             close(listener)
             close(datagrams)
             finished.store(true, ordering: .releasing)
@@ -80,10 +81,11 @@ public final class UplinkRelay: Sendable {
         return control.withLock { $0.summary }
     }
 
-    private func run(listener: Int32, datagrams: Int32) {
+    /// Until `stop`; what it passed.
+    private func run(listener: Int32, datagrams: Int32) -> Summary {
         var flows: [RelayFlow] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var passedByEnded: UInt64 = 0
+        var summary = Summary()
         while true {
             let (delay, stalled, stopping) = control.withLock { ($0.delay, $0.stalled, $0.stopping) }
             if stopping { break }
@@ -102,8 +104,13 @@ public final class UplinkRelay: Sendable {
             poll(&fds, nfds_t(fds.count), wait)
             let now = Self.now()
             let polled = flows
-            if fds[0].revents & Int16(POLLIN) != 0, let flow = accepted(listener) { flows.append(flow) }
-            if fds[1].revents & Int16(POLLIN) != 0 { received(datagrams, into: &flows, buffer: &buffer, due: now + delay) }
+            if fds[0].revents & Int16(POLLIN) != 0, let flow = accepted(listener) {
+                flows.append(flow)
+                summary.connections += 1
+            }
+            if fds[1].revents & Int16(POLLIN) != 0, received(datagrams, into: &flows, buffer: &buffer, due: now + delay) {
+                summary.peers += 1
+            }
             var index = 2
             var ended: Set<ObjectIdentifier> = []
             for flow in polled {
@@ -117,14 +124,16 @@ public final class UplinkRelay: Sendable {
                 if !alive || !flow.sendDue(now: now) { ended.insert(ObjectIdentifier(flow)) }
             }
             for flow in flows where ended.contains(ObjectIdentifier(flow)) {
-                passedByEnded += flow.passed
+                summary.passed += flow.passed
                 flow.close()
             }
             flows.removeAll { ended.contains(ObjectIdentifier($0)) }
-            let passed = passedByEnded + flows.reduce(0) { $0 + $1.passed }
-            control.withLock { $0.summary.passed = passed }
         }
-        for flow in flows { flow.close() }
+        for flow in flows {
+            summary.passed += flow.passed
+            flow.close()
+        }
+        return summary
     }
 
     private func accepted(_ listener: Int32) -> RelayFlow? {
@@ -135,11 +144,11 @@ public final class UplinkRelay: Sendable {
             close(client)
             return nil
         }
-        control.withLock { $0.summary.connections += 1 }
         return RelayFlow(client: client, peer: nil, server: server)
     }
 
-    private func received(_ datagrams: Int32, into flows: inout [RelayFlow], buffer: inout [UInt8], due: UInt64) {
+    /// Holds a datagram from a broadcast; true when it came from a peer not seen before.
+    private func received(_ datagrams: Int32, into flows: inout [RelayFlow], buffer: inout [UInt8], due: UInt64) -> Bool {
         var peer = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let count = buffer.withUnsafeMutableBytes { raw in
@@ -147,18 +156,17 @@ public final class UplinkRelay: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(datagrams, raw.baseAddress, raw.count, 0, $0, &length) }
             }
         }
-        guard count >= 0 else { return }
+        guard count >= 0 else { return false }
         let same = { (other: sockaddr_in?) in other?.sin_port == peer.sin_port && other?.sin_addr.s_addr == peer.sin_addr.s_addr }
-        let flow: RelayFlow
         if let known = flows.first(where: { same($0.peer) }) {
-            flow = known
-        } else {
-            guard let server = try? IPv4Socket.connected(.udp, host: "127.0.0.1", port: UInt16(serverPort)) else { return }
-            flow = RelayFlow(client: nil, peer: peer, server: server)
-            flows.append(flow)
-            control.withLock { $0.summary.peers += 1 }
+            known.hold(Array(buffer[..<count]), due: due)
+            return false
         }
+        guard let server = try? IPv4Socket.connected(.udp, host: "127.0.0.1", port: UInt16(serverPort)) else { return false }
+        let flow = RelayFlow(client: nil, peer: peer, server: server)
         flow.hold(Array(buffer[..<count]), due: due)
+        flows.append(flow)
+        return true
     }
 
     /// False when the broadcast's connection failed.

@@ -91,19 +91,25 @@ public struct UplinkSchedule: Sendable, Equatable {
             guard nanoseconds >= previous else { throw fail("times must not go backwards") }
             previous = nanoseconds
             let action = item[item.index(after: colon)...].trimmingSpaces
-            // Each of these turns a state on or off; doing what is already so is refused.
-            let toggles: [Substring: (change: Change, on: Bool, refusal: String)] = [
-                "down": (.down, true, "the link is already down"), "up": (.up, false, "the link is not down"),
-                "stall": (.stall, true, "the server is already stalled"), "resume": (.resume, false, "the server is not stalled"),
-            ]
+            // down/up and stall/resume turn a state on or off; doing what is already so is refused.
+            func turn(_ state: inout Bool, _ on: Bool, _ refusal: String) throws(ParseError) {
+                guard state != on else { throw fail(refusal) }
+                state = on
+            }
             let change: Change
             switch action {
-            case _ where toggles[action] != nil:
-                let toggle = toggles[action]!
-                let stalls = toggle.change == .stall || toggle.change == .resume
-                guard (stalls ? stalled : down) != toggle.on else { throw fail(toggle.refusal) }
-                if stalls { stalled = toggle.on } else { down = toggle.on }
-                change = toggle.change
+            case "down":
+                try turn(&down, true, "the link is already down")
+                change = .down
+            case "up":
+                try turn(&down, false, "the link is not down")
+                change = .up
+            case "stall":
+                try turn(&stalled, true, "the server is already stalled")
+                change = .stall
+            case "resume":
+                try turn(&stalled, false, "the server is not stalled")
+                change = .resume
             case _ where action.hasPrefix("delay="):
                 let value = action.dropFirst(6)
                 switch DurationText.nanoseconds(value) {
