@@ -131,6 +131,10 @@ static const RcProperty properties[] = {
       "The time each frame's barcode strip carries: broadcast time, or the UTC capture time a receiver on a clock "
       "synchronised with this one compares with its own to measure latency", barcode_time_type,
       RC_BARCODE_TIME_BROADCAST, MUTABLE),
+  RC_STRING(S, trace, "trace", "Trace",
+      "Replay a device trace (a file, one JSON object per line): the same sample buffers at the same times in the "
+      "same formats, with the same lifecycle; the content stays replaykitsrc's (docs/replaykitsrc.md). "
+      "Empty: the device profile and schedule decide", "", MUTABLE),
 };
 #undef S
 

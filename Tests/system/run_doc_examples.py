@@ -6,7 +6,8 @@ promises. Lines that publish to
 rtmp://127.0.0.1:1935 get the local server the docs tell users to start
 (scripts/rtmp-server), running for the duration of this script. Lines run in a scratch
 folder with a docs/ of its own, so what they write (docs/pipcompositor.png) never changes
-the checkout: the committed pictures come from the release that made them."""
+the checkout: the committed pictures come from the release that made them; examples/ is the
+checkout's, for the inputs the lines read."""
 import os
 import pathlib
 import re
@@ -36,6 +37,8 @@ lines = list(example_lines())
 scratch = tempfile.TemporaryDirectory()
 workdir = os.path.join(scratch.name, "work")
 os.makedirs(os.path.join(workdir, "docs"))
+# Example inputs the lines name by relative path (examples/traces/…) are read from the checkout.
+os.symlink(ROOT / "examples", os.path.join(workdir, "examples"))
 server = [str(ROOT / "scripts" / "rtmp-server"), "start", "1935", scratch.name]
 environment = dict(os.environ, RTMP_SERVER_HOME=os.path.join(scratch.name, "nginx"))
 needs_server = any(LOCAL_RTMP in line for _, line, _ in lines)

@@ -52,6 +52,7 @@ typedef struct {
   gboolean sync_marks;
   guint64 memory_limit;      /* bytes, 0: none */
   RcBarcodeTime barcode_time;
+  gchar *trace;              /* path of a trace to replay, NULL or "": none */
 } RcReplayKitSrcSettings;
 
 typedef struct {

@@ -7,7 +7,8 @@ import ReplayKitModel
 /// App or mic audio: buffers on the profile's cadence (22,596-frame bursts, 1024-frame
 /// callbacks with the occasional 955 + 69 split), timed by `AudioRun` from sample counts.
 /// A run restarts where the mic format changes; content is addressed by broadcast time, so
-/// it continues across the change.
+/// it continues across the change. With a trace, buffers come at the trace's times, sizes
+/// and formats instead, their content addressed by time.
 final class AudioProducer: StreamProducer, @unchecked Sendable {
     private let program: ProgramAudio.Content
     private var stream: AudioStreamProfile
@@ -16,6 +17,10 @@ final class AudioProducer: StreamProducer, @unchecked Sendable {
     private var run: AudioRun
     private var bufferIndex = 0
     private let buffers = OutputBufferPool()
+    /// The trace's samples of this stream, the next one to replay, and where the last ended.
+    private let replayed: [BroadcastTrace.Sample]?
+    private var replayIndex = 0
+    private var replayedUpTo: UInt64 = 0
 
     override init(kind: RcStreamKind, element: UnsafeMutablePointer<RcReplayKitSrc>, timeline: BroadcastTimeline,
                   configuration: BroadcastConfiguration, groupID: guint) {
@@ -24,6 +29,7 @@ final class AudioProducer: StreamProducer, @unchecked Sendable {
         stream = isMic ? configuration.mic : configuration.app
         content = ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
         run = AudioRun(rate: stream.rate, cadence: stream.cadence, startTime: 0)
+        replayed = configuration.trace?.samples(of: isMic ? .audioMic : .audioApp)
         super.init(kind: kind, element: element, timeline: timeline, configuration: configuration, groupID: groupID)
     }
 
@@ -40,6 +46,7 @@ final class AudioProducer: StreamProducer, @unchecked Sendable {
     }
 
     override func produce() -> Bool {
+        if let replayed { return replay(replayed) }
         var buffer = run.buffer(bufferIndex)
         let start = buffer.presentationTime
         let finish = timeline.finishTime
@@ -77,6 +84,39 @@ final class AudioProducer: StreamProducer, @unchecked Sendable {
             return false
         }
         return push(data, time: start, duration: buffer.duration)
+    }
+
+    /// The trace's next buffer, once its end has come. Time between buffers was time without
+    /// audio (pause, call, mic off): a gap, and the next buffer is a discontinuity.
+    private func replay(_ samples: [BroadcastTrace.Sample]) -> Bool {
+        let finish = timeline.finishTime ?? replayedUpTo
+        guard replayIndex < samples.count, case .audio(let format, let frames) = samples[replayIndex].content,
+              let end = samples[replayIndex].audioEnd else { return endWhenDue(finish) }
+        let start = samples[replayIndex].time
+        if start >= finish { return endWhenDue(finish) }
+        if format.rate != stream.rate || format.channels != stream.channels || format.format != stream.format {
+            (stream.rate, stream.channels, stream.format) = (format.rate, format.channels, format.format)
+            content = ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
+            DebugLog.replaykitsrc.info(element, "\(isMic ? "mic" : "app") format changes to \(stream.rate) Hz, "
+                                       + "\(stream.channels) channels at \(start) ns (trace)")
+            pushCaps(caps())
+            return true
+        }
+        switch wait(until: end) {
+        case .stopped: return false
+        case .woken: return true
+        case .due: break
+        }
+        replayIndex += 1
+        if start > replayedUpTo { gap(time: replayedUpTo, duration: start - replayedUpTo) }
+        replayedUpTo = end
+        guard timeline.state(at: start).deliversVideo else {
+            gap(time: start, duration: end - start)
+            return true
+        }
+        let firstSample = Int64(Timebase.count(inNanoseconds: start, atRate: UInt64(stream.rate), .nearest))
+        guard let data = makeBuffer(firstSample: firstSample, frames: frames, silent: false) else { return false }
+        return push(data, time: start, duration: end - start)
     }
 
     private func makeBuffer(firstSample: Int64, frames: Int, silent: Bool) -> UnsafeMutablePointer<GstBuffer>? {

@@ -25,6 +25,8 @@ struct BroadcastConfiguration {
     var memoryLimit: UInt64?
     /// barcode-time=utc: frames carry their capture time on the real-time clock.
     var utcBarcode: Bool
+    /// trace: the sample buffers to replay; the schedule then holds its lifecycle.
+    var trace: BroadcastTrace?
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -77,11 +79,34 @@ struct BroadcastConfiguration {
         syncMarks = s.sync_marks != 0
         memoryLimit = s.memory_limit > 0 ? UInt64(s.memory_limit) : nil
         utcBarcode = s.barcode_time == RC_BARCODE_TIME_UTC
+        let tracePath = Self.string(s.trace)
+        if !tracePath.isEmpty { try replay(TraceFile.load(tracePath)) }
         do {
             _ = try ScreenRenderer(width: width, height: height)
         } catch {
             throw Failure(description: "\(error)")
         }
+    }
+
+    /// A trace decides the screen size, the audio formats and the lifecycle; a schedule on top
+    /// of it would contradict it. Without a `finished` line, the broadcast finishes where the
+    /// trace's last sample ends.
+    private mutating func replay(_ trace: BroadcastTrace) throws(Failure) {
+        guard schedule.events.isEmpty else {
+            throw Failure(description: "schedule and trace cannot be combined: the trace holds the broadcast's lifecycle")
+        }
+        if let size = trace.screenSize { (width, height) = size }
+        for (type, stream) in [(BroadcastTrace.SampleType.audioApp, \Self.app), (.audioMic, \Self.mic)] {
+            guard let format = trace.firstFormat(of: type) else { continue }
+            self[keyPath: stream].rate = format.rate
+            self[keyPath: stream].channels = format.channels
+            self[keyPath: stream].format = format.format
+        }
+        var events = trace.events
+        if !events.contains(where: { $0.action == .finish }) { events.append(.init(time: trace.finishTime(frameDuration: VideoProducer.duration(ofFrameAt:)), action: .finish)) }
+        schedule = BroadcastSchedule(events: events)
+        if setupInfo.isEmpty { setupInfo = TraceFile.setupInfo(trace.setupInfo) }
+        self.trace = trace
     }
 
     /// The next video slot after `slot` (nil: the first) that gets a frame: the screen changed,

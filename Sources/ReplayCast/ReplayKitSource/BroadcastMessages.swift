@@ -15,8 +15,10 @@ enum BroadcastMessages {
     static let actionField = Quark.of("action")
 
     /// replaykit-broadcast-started: broadcastStarted(withSetupInfo:).
-    static func started(_ element: UnsafeMutablePointer<RcReplayKitSrc>, configuration c: BroadcastConfiguration) {
+    static func started(_ element: UnsafeMutablePointer<RcReplayKitSrc>, configuration c: BroadcastConfiguration,
+                        runningTime: GstClockTime) {
         let s = gst_structure_new_empty("replaykit-broadcast-started")!
+        s.set(runningTimeField, uint64: runningTime)
         s.set(deviceField, string: c.profile.name)
         s.set(widthField, int: gint(c.width))
         s.set(heightField, int: gint(c.height))

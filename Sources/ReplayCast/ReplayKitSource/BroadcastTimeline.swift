@@ -59,6 +59,16 @@ final class BroadcastTimeline: Sendable {
         return state
     }
 
+    /// Whether video stopped (a pause or the finish took effect) somewhere in [start, end].
+    func stopsVideo(from start: UInt64, through end: UInt64) -> Bool {
+        data.withLock { d in
+            d.events.contains { event in
+                (start...max(start, end)).contains(event.time)
+                    && !Self.state(at: event.time, events: d.events, profile: profile, audioAfterCall: audioAfterCall).deliversVideo
+            }
+        }
+    }
+
     /// When the broadcast finishes, if it is known yet.
     var finishTime: UInt64? {
         data.withLock { d in d.events.first { $0.action == .finish }?.time }

@@ -79,22 +79,31 @@ final class ReplayKitSource: Sendable {
     }
 
     /// With num-frames, the broadcast finishes when the N-th frame ends. Frame times depend
-    /// only on the activity and the schedule, so that time is known before the start.
+    /// only on the activity and the schedule (or the trace), so that time is known before the start.
     private static func videoFinish(_ c: BroadcastConfiguration) -> UInt64? {
         guard let target = c.numFrames else { return nil }
         guard target > 0 else { return 0 }
         let events = BroadcastTimeline(configuration: c, videoFinish: nil)
-        var last: UInt64?
         var count = 0
-        while let time = c.nextFrameTime(after: last) {
+        for (time, duration) in frameTimes(c) {
             if let finish = events.finishTime, time >= finish { return nil }
             if events.state(at: time).deliversVideo {
                 count += 1
-                if count == target { return time + VideoProducer.duration(ofFrameAt: time) }
+                if count == target { return time + duration }
             }
-            last = time
         }
         return nil
+    }
+
+    private static func frameTimes(_ c: BroadcastConfiguration) -> AnySequence<(UInt64, UInt64)> {
+        if let trace = c.trace {
+            return AnySequence(trace.samples(of: .video).map { ($0.time, $0.duration ?? VideoProducer.duration(ofFrameAt: $0.time)) })
+        }
+        return AnySequence(sequence(state: UInt64?.none) { last -> (UInt64, UInt64)? in
+            guard let time = c.nextFrameTime(after: last) else { return nil }
+            last = time
+            return (time, VideoProducer.duration(ofFrameAt: time))
+        })
     }
 
     private var configuration: BroadcastConfiguration? { running.withLock { $0?.configuration } }

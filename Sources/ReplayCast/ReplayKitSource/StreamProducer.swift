@@ -151,7 +151,7 @@ class StreamProducer: @unchecked Sendable {
 
     private func announce(upTo time: UInt64) {
         let (started, events) = timeline.advance(stream: streamIndex, to: time)
-        if started { BroadcastMessages.started(element, configuration: configuration) }
+        if started { BroadcastMessages.started(element, configuration: configuration, runningTime: runningTime(0)) }
         for event in events { BroadcastMessages.lifecycle(element, event: event, runningTime: runningTime(event.time)) }
     }
 }

@@ -12,7 +12,9 @@ struct RecordedBroadcast {
     /// `properties` go on replaykitsrc (named rk); each pad goes to a fakesink (sync in live runs).
     static func record(_ properties: String, live: Bool = false, pads: [String] = ["video", "audio_app", "audio_mic"],
                        timeout: Double = 30, barcodes: (width: Int, height: Int)? = nil,
-                       whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> RecordedBroadcast {
+                       prepare: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
+                       whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
+                       finished: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> RecordedBroadcast {
         let sinks = pads.map { "rk.\($0) ! fakesink name=sink_\($0) sync=\(live)" }.joined(separator: " ")
         let description = "replaykitsrc name=rk is-live=\(live) \(properties) \(sinks)"
         let video = PadRecorder(inspect: barcodes.map { BarcodeNote.reader(width: $0.width, height: $0.height) })
@@ -21,7 +23,8 @@ struct RecordedBroadcast {
             for (pad, recorder) in [("video", video), ("audio_app", app), ("audio_mic", mic)] where pads.contains(pad) {
                 recorder.attach(to: pipeline, element: "rk", pad: pad)
             }
-        }, whilePlaying: whilePlaying)
+            prepare?(pipeline)
+        }, whilePlaying: whilePlaying, finished: finished)
         return RecordedBroadcast(run: run, video: video, app: app, mic: mic)
     }
 }
