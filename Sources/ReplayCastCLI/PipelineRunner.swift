@@ -11,6 +11,8 @@ struct PipelineRunner {
     let quiet: Bool
     /// `--serve`: where to serve the HLS output and the preview page.
     var serve: String?
+    /// `trace record`: where to write the trace of the pipeline's replaykitsrc.
+    var trace: String?
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -25,6 +27,18 @@ struct PipelineRunner {
     /// Returns the process exit status: 0 after EOS, 1 after an error, 130 after a second Ctrl-C.
     func run() async throws -> Int32 {
         let broadcast = try makeBroadcast()
+        let recorder: TraceRecorder?
+        do {
+            recorder = try trace.map { _ in try TraceRecorder(broadcast) }
+        } catch {
+            throw Failure(description: "trace record: \(error)")
+        }
+        if let trace {
+            // A trace that cannot be written is said before the broadcast, not after it.
+            let file = open(trace, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard file >= 0 else { throw Failure(description: "cannot write the trace to \(trace): \(String(cString: strerror(errno)))") }
+            close(file)
+        }
         let server = try serve.map { try Self.previewServer($0, for: broadcast, title: origin?.path ?? "launch") }
         server?.start()
         defer { server?.stop() }
@@ -99,6 +113,7 @@ struct PipelineRunner {
         status.rtmp = broadcast.rtmpOutputs
         // status.srt stays as last read while playing: a closed srtsink's statistics are gone.
         display.finish(status)
+        if let recorder, let trace { return Self.write(recorder, to: trace) ?? exitStatus }
         return exitStatus
     }
 
@@ -114,6 +129,21 @@ struct PipelineRunner {
                 continuation.finish()
             }
         }
+    }
+
+    /// Writes the trace; nil when written, else the exit status after saying why.
+    private static func write(_ recorder: TraceRecorder, to path: String) -> Int32? {
+        recorder.detach()
+        let text = recorder.text
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            FileHandle.standardError.write(Data("replaycast: cannot write the trace to \(path): \(error.localizedDescription)\n".utf8))
+            return 1
+        }
+        let samples = text.split(separator: "\n").filter { $0.hasPrefix(#"{"sample""#) }.count
+        print("trace: \(samples) sample buffers written to \(path)")
+        return nil
     }
 
     private func makeBroadcast() throws -> Broadcast {

@@ -8,7 +8,8 @@ struct ReplayCastCommand: AsyncParsableCommand {
         commandName: "replaycast",
         abstract: "Run ReplayCast pipelines with a live status screen, and check their outputs.",
         version: versionText(),
-        subcommands: [Run.self, Launch.self, List.self, Print.self, CheckSync.self, CheckLatency.self, Uplink.self, Swarm.self])
+        subcommands: [Run.self, Launch.self, List.self, Print.self, CheckSync.self, CheckLatency.self, Uplink.self, Swarm.self,
+                      Trace.self])
 }
 
 /// "0.1.0 (built against GStreamer 1.22.0, running on GStreamer 1.26.2)": a plugin built
