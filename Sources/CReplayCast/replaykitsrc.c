@@ -77,10 +77,17 @@ static const GEnumValue barcode_time_values[] = {
   { 0, NULL, NULL },
 };
 
+static const GEnumValue file_end_values[] = {
+  { RC_FILE_END_LOOP, "Start the file again", "loop" },
+  { RC_FILE_END_FINISH, "Finish the broadcast when the first file ends", "finish" },
+  { 0, NULL, NULL },
+};
+
 static GType device_type(void) { return rc_enum_type("GstReplayKitDevice", device_values); }
 static GType mic_type(void) { return rc_enum_type("GstReplayKitMic", mic_values); }
 static GType endianness_type(void) { return rc_enum_type("GstReplayKitEndianness", endianness_values); }
 static GType barcode_time_type(void) { return rc_enum_type("GstReplayKitBarcodeTime", barcode_time_values); }
+static GType file_end_type(void) { return rc_enum_type("GstReplayKitFileEnd", file_end_values); }
 
 #define S RcReplayKitSrcSettings
 #define MUTABLE GST_PARAM_MUTABLE_READY
@@ -135,6 +142,14 @@ static const RcProperty properties[] = {
       "Replay a device trace (a file, one JSON object per line): the same sample buffers at the same times in the "
       "same formats, with the same lifecycle; the content stays replaykitsrc's (docs/replaykitsrc.md). "
       "Empty: the device profile and schedule decide", "", MUTABLE),
+  RC_STRING(S, app_location, "app-location", "App audio file",
+      "Play this audio file (any format GStreamer decodes) as the app audio instead of the music, converted to the "
+      "stream's format; decoded when the broadcast starts, up to 10 minutes. Empty: the music", "", MUTABLE),
+  RC_STRING(S, mic_location, "mic-location", "Mic audio file",
+      "Play this audio file as the mic audio instead of the speech, converted to the mic's format (each format the "
+      "mic switches to); decoded when the broadcast starts, up to 10 minutes. Empty: the speech", "", MUTABLE),
+  RC_ENUM(S, file_end, "file-end", "File end", "What happens when an app-location or mic-location file ends",
+      file_end_type, RC_FILE_END_LOOP, MUTABLE),
 };
 #undef S
 

@@ -40,9 +40,11 @@ public struct ProgramAudio: Sendable {
     private enum Generator: Sendable {
         case music(MusicProgram)
         case speech(SpeechProgram)
+        case clip(AudioClip)
     }
 
-    public let content: Content
+    /// Nil when a clip from a file plays instead.
+    public let content: Content?
     public let rate: Int
     /// Whether `SyncMarks` are drawn over the programme.
     public let syncMarks: Bool
@@ -66,6 +68,17 @@ public struct ProgramAudio: Sendable {
         roomNoiseAmplitude = Float(pow(10, Self.roomNoiseLevel / 20) * 3.0.squareRoot())
     }
 
+    /// A file's audio instead of a programme, at the clip's rate; sync marks as for a programme.
+    public init(clip: AudioClip, syncMarks: Bool = false) {
+        content = nil
+        rate = clip.rate
+        self.syncMarks = syncMarks
+        generator = .clip(clip)
+        micDelays = []
+        micGains = []
+        roomNoiseAmplitude = 0
+    }
+
     /// Writes frames `first ..< first + count` as interleaved `channels`-channel samples in
     /// `format` to `destination`, which must hold `count · channels` samples. `first` ≥ 0.
     public func render(from first: Int64, count: Int, channels: Int, format: SampleFormat,
@@ -85,6 +98,8 @@ public struct ProgramAudio: Sendable {
                         renderMusic(music, from: start, frames: frames, channels: channels, planes: planes.baseAddress!)
                     case .speech(let speech):
                         renderSpeech(speech, from: start, frames: frames, channels: channels, planes: planes.baseAddress!)
+                    case .clip(let clip):
+                        for channel in 0 ..< channels { clip.render(from: start, count: frames, channel: channel, into: planes[channel]) }
                     }
                     if syncMarks {
                         SyncMarks.overlay(planes: planes.baseAddress!, channels: channels, from: start, frames: frames, rate: rate)

@@ -29,6 +29,11 @@ typedef enum {
   RC_BARCODE_TIME_UTC = 1,
 } RcBarcodeTime;
 
+typedef enum {
+  RC_FILE_END_LOOP = 0,
+  RC_FILE_END_FINISH = 1,
+} RcFileEnd;
+
 /* The action signals. */
 typedef enum { RC_ACTION_PAUSE, RC_ACTION_RESUME, RC_ACTION_FINISH } RcBroadcastAction;
 
@@ -53,6 +58,9 @@ typedef struct {
   guint64 memory_limit;      /* bytes, 0: none */
   RcBarcodeTime barcode_time;
   gchar *trace;              /* path of a trace to replay, NULL or "": none */
+  gchar *app_location;       /* audio files in place of the programmes, NULL or "": none */
+  gchar *mic_location;
+  RcFileEnd file_end;
 } RcReplayKitSrcSettings;
 
 typedef struct {

@@ -27,13 +27,22 @@ final class AudioProducer: StreamProducer, @unchecked Sendable {
         let isMic = kind == RC_STREAM_MIC
         program = isMic ? .speech : .music
         stream = isMic ? configuration.mic : configuration.app
-        content = ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
+        content = Self.content(program, stream, configuration, mic: isMic)
         run = AudioRun(rate: stream.rate, cadence: stream.cadence, startTime: 0)
         replayed = configuration.trace?.samples(of: isMic ? .audioMic : .audioApp)
         super.init(kind: kind, element: element, timeline: timeline, configuration: configuration, groupID: groupID)
     }
 
     private var isMic: Bool { kind == RC_STREAM_MIC }
+
+    /// The stream's file (app-location, mic-location) at its format, else its programme.
+    private static func content(_ program: ProgramAudio.Content, _ stream: AudioStreamProfile,
+                                _ configuration: BroadcastConfiguration, mic: Bool) -> ProgramAudio {
+        if let clip = configuration.clip(mic: mic, rate: stream.rate, channels: stream.channels) {
+            return ProgramAudio(clip: clip, syncMarks: configuration.syncMarks)
+        }
+        return ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
+    }
 
     override func initialCaps() -> UnsafeMutablePointer<GstCaps> { caps() }
 
@@ -56,7 +65,7 @@ final class AudioProducer: StreamProducer, @unchecked Sendable {
             // The mic format changed (AirPods connected): new caps, a new run of samples.
             stream.rate = state.micRate
             stream.channels = state.micChannels
-            content = ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
+            content = Self.content(program, stream, configuration, mic: isMic)
             run = AudioRun(rate: stream.rate, cadence: stream.cadence, startTime: start)
             bufferIndex = 0
             DebugLog.replaykitsrc.info(element, "mic format changes to \(stream.rate) Hz, \(stream.channels) channels at \(start) ns")
@@ -96,7 +105,7 @@ final class AudioProducer: StreamProducer, @unchecked Sendable {
         if start >= finish { return endWhenDue(finish) }
         if format.rate != stream.rate || format.channels != stream.channels || format.format != stream.format {
             (stream.rate, stream.channels, stream.format) = (format.rate, format.channels, format.format)
-            content = ProgramAudio(program, rate: stream.rate, syncMarks: configuration.syncMarks)
+            content = Self.content(program, stream, configuration, mic: isMic)
             DebugLog.replaykitsrc.info(element, "\(isMic ? "mic" : "app") format changes to \(stream.rate) Hz, "
                                        + "\(stream.channels) channels at \(start) ns (trace)")
             pushCaps(caps())

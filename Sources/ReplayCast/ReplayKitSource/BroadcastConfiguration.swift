@@ -27,6 +27,9 @@ struct BroadcastConfiguration {
     var utcBarcode: Bool
     /// trace: the sample buffers to replay; the schedule then holds its lifecycle.
     var trace: BroadcastTrace?
+    /// app-location and mic-location decoded, one clip per format the stream takes.
+    var appClips: [AudioClip] = []
+    var micClips: [AudioClip] = []
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -81,6 +84,7 @@ struct BroadcastConfiguration {
         utcBarcode = s.barcode_time == RC_BARCODE_TIME_UTC
         let tracePath = Self.string(s.trace)
         if !tracePath.isEmpty { try replay(TraceFile.load(tracePath)) }
+        try decodeFiles(app: Self.string(s.app_location), mic: Self.string(s.mic_location), finish: s.file_end == RC_FILE_END_FINISH)
         do {
             _ = try ScreenRenderer(width: width, height: height)
         } catch {
@@ -107,6 +111,44 @@ struct BroadcastConfiguration {
         schedule = BroadcastSchedule(events: events)
         if setupInfo.isEmpty { setupInfo = TraceFile.setupInfo(trace.setupInfo) }
         self.trace = trace
+    }
+
+    /// Each file is decoded at every rate and channel count its stream can take: the
+    /// profile's, the schedule's mic changes, the trace's formats. With file-end=finish the
+    /// broadcast finishes when the shorter file ends.
+    private mutating func decodeFiles(app appPath: String, mic micPath: String, finish: Bool) throws(Failure) {
+        var micRates = [mic.rate], micChannels = [mic.channels]
+        for event in schedule.events {
+            guard case .micFormat(let rate, let channels) = event.action else { continue }
+            micRates.append(rate)
+            if let channels { micChannels.append(channels) }
+        }
+        var appFormats = [(app.rate, app.channels)]
+        for sample in trace?.samples ?? [] {
+            guard case .audio(let format, _) = sample.content else { continue }
+            if sample.type == .audioApp {
+                appFormats.append((format.rate, format.channels))
+            } else {
+                micRates.append(format.rate)
+                micChannels.append(format.channels)
+            }
+        }
+        let micFormats = Set(micRates).flatMap { rate in Set(micChannels).map { (rate, $0) } }
+        for (path, property, formats) in [(appPath, "app-location", appFormats), (micPath, "mic-location", micFormats)] where !path.isEmpty {
+            var seen = Set<[Int]>()
+            var clips: [AudioClip] = []
+            for (rate, channels) in formats where seen.insert([rate, channels]).inserted {
+                clips.append(try AudioFile.decode(path, property: property, rate: rate, channels: channels, loops: !finish))
+            }
+            if property == "app-location" { appClips = clips } else { micClips = clips }
+        }
+        let ends = [appClips.first, micClips.first].compactMap { $0?.duration }
+        if finish, let end = ends.min() { schedule = BroadcastSchedule(events: schedule.events + [.init(time: end, action: .finish)]) }
+    }
+
+    /// The clip a stream plays at `rate` and `channels`, if it plays a file.
+    func clip(mic: Bool, rate: Int, channels: Int) -> AudioClip? {
+        (mic ? micClips : appClips).first { $0.rate == rate && $0.channels == channels }
     }
 
     /// The next video slot after `slot` (nil: the first) that gets a frame: the screen changed,

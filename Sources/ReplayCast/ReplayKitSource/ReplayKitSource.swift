@@ -57,6 +57,7 @@ final class ReplayKitSource: Sendable {
         defer { rc_replaykitsrc_settings_clear(&settings) }
         do {
             let configuration = try BroadcastConfiguration(settings)
+            logContent(configuration)
             let timeline = BroadcastTimeline(configuration: configuration, videoFinish: Self.videoFinish(configuration))
             let group = gst_util_group_id_next()
             let producers: [StreamProducer] = [
@@ -75,6 +76,19 @@ final class ReplayKitSource: Sendable {
         } catch {
             rc_element_error_library_settings(element, "replaykitsrc: \(error)", nil)
             return false
+        }
+    }
+
+    private func logContent(_ c: BroadcastConfiguration) {
+        if let trace = c.trace {
+            let counts = BroadcastTrace.SampleType.allCases.map { "\(trace.samples(of: $0).count) \($0)" }.joined(separator: ", ")
+            DebugLog.replaykitsrc.info(element, "replaying a trace: \(counts), \(trace.events.count) lifecycle events")
+        }
+        for (property, clips) in [("app-location", c.appClips), ("mic-location", c.micClips)] {
+            for clip in clips {
+                DebugLog.replaykitsrc.info(element, "\(property) decoded: \(clip.frames) frames at \(clip.rate) Hz, \(clip.channels) channels, "
+                                           + (clip.loops ? "looping" : "finishing the broadcast at its end"))
+            }
         }
     }
 

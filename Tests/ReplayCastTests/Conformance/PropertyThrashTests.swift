@@ -133,11 +133,12 @@ import Testing
         let strings = ["activity": ["animated", "static", "busy:200ms,idle:300ms"],
                        "schedule": ["", "500ms:pause; 700ms:resume", "300ms:orientation=right; 600ms:call-start"],
                        "setup-info": ["", "setup,broadcastName=thrash"],
-                       // Read at the next start only: no file is opened while playing.
-                       "trace": ["", "/nonexistent/thrash.trace"]]
+                       // Files are read at the next start only: none is opened while playing.
+                       "trace": ["", "/nonexistent/thrash.trace"], "app-location": ["", "/nonexistent/app.m4a"],
+                       "mic-location": ["", "/nonexistent/mic.wav"]]
         let alone = try Self.play(description)
         let thrashed = try Self.play(description, targets: ["el"], strings: strings)
-        Self.expectThrashedWhilePlaying(thrashed, "replaykitsrc", properties: 22)
+        Self.expectThrashedWhilePlaying(thrashed, "replaykitsrc", properties: 25)
         #expect(alone.out.buffers.count == 60)
         let differ = zip(thrashed.out.buffers, alone.out.buffers).enumerated().first { $0.element.0 != $0.element.1 }
         #expect(thrashed.out.buffers == alone.out.buffers,
