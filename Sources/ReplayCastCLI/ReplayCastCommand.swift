@@ -65,6 +65,14 @@ struct PipelineSource: ParsableArguments {
 
     @OptionGroup var assignments: Assignments
 
+    /// Runs the file as `run` does; a status other than 0 is the command's exit status.
+    func run(_ options: RunOptions, serve: String? = nil, trace: String? = nil) async throws {
+        let pipelineFile = try load()
+        let status = try await PipelineRunner(description: pipelineFile.description, origin: pipelineFile, duration: options.duration,
+                                              quiet: options.quiet, serve: serve, trace: trace).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+
     func load() throws -> PipelineFile {
         let path = PipelineLibrary.resolve(file)
         do {
@@ -88,10 +96,7 @@ extension ReplayCastCommand {
         var serve: String?
 
         func run() async throws {
-            let pipelineFile = try source.load()
-            let status = try await PipelineRunner(description: pipelineFile.description, origin: pipelineFile,
-                                                  duration: options.duration, quiet: options.quiet, serve: serve).run()
-            if status != 0 { throw ExitCode(status) }
+            try await source.run(options, serve: serve)
         }
     }
 

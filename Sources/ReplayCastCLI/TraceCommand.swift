@@ -28,10 +28,7 @@ extension ReplayCastCommand.Trace {
         var output: String
 
         func run() async throws {
-            let pipelineFile = try source.load()
-            let status = try await PipelineRunner(description: pipelineFile.description, origin: pipelineFile,
-                                                  duration: options.duration, quiet: options.quiet, trace: output).run()
-            if status != 0 { throw ExitCode(status) }
+            try await source.run(options, trace: output)
         }
     }
 

@@ -67,9 +67,14 @@ public final class TraceRecorder: Sendable {
         for type in BroadcastTrace.SampleType.allCases {
             let name = ["video", "audio_app", "audio_mic"][type.streamIndex]
             guard let pad = gst_element_get_static_pad(source, name) else { continue }
-            let context = Unmanaged.passRetained(PadContext(recorder: self, type: type)).toOpaque()
-            gst_pad_add_probe(pad, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue),
-                              notePad, context, releasePadContext)
+            let mask = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+            PadProbe.add(to: pad, mask) { info, data in
+                if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
+                    self.note(buffer: data.assumingMemoryBound(to: GstBuffer.self), type: type)
+                } else {
+                    self.note(event: data.assumingMemoryBound(to: GstEvent.self), type: type)
+                }
+            }
             gst_object_unref(pad)
         }
         gst_bus_enable_sync_message_emission(bus)
@@ -104,7 +109,7 @@ public final class TraceRecorder: Sendable {
         return ([TraceLine.header] + (started.map { [$0] } ?? []) + ordered.map(\.element.line)).joined(separator: "\n") + "\n"
     }
 
-    fileprivate func note(buffer: UnsafeMutablePointer<GstBuffer>, type: BroadcastTrace.SampleType) {
+    private func note(buffer: UnsafeMutablePointer<GstBuffer>, type: BroadcastTrace.SampleType) {
         let pts = UInt64(buffer.pointee.pts), duration = UInt64(buffer.pointee.duration)
         let size = Int(gst_buffer_get_size(buffer))
         state.withLock { s in
@@ -122,7 +127,7 @@ public final class TraceRecorder: Sendable {
         }
     }
 
-    fileprivate func note(event: UnsafeMutablePointer<GstEvent>, type: BroadcastTrace.SampleType) {
+    private func note(event: UnsafeMutablePointer<GstEvent>, type: BroadcastTrace.SampleType) {
         switch rc_event_type(event) {
         case GST_EVENT_CAPS:
             var caps: UnsafeMutablePointer<GstCaps>?
@@ -203,33 +208,6 @@ public final class TraceRecorder: Sendable {
         }
         return members
     }
-}
-
-private final class PadContext {
-    let recorder: TraceRecorder
-    let type: BroadcastTrace.SampleType
-
-    init(recorder: TraceRecorder, type: BroadcastTrace.SampleType) {
-        self.recorder = recorder
-        self.type = type
-    }
-}
-
-private func notePad(_: UnsafeMutablePointer<GstPad>?, _ info: UnsafeMutablePointer<GstPadProbeInfo>?,
-                     _ context: gpointer?) -> GstPadProbeReturn {
-    guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    let pad = Unmanaged<PadContext>.fromOpaque(context).takeUnretainedValue()
-    if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
-        pad.recorder.note(buffer: data.assumingMemoryBound(to: GstBuffer.self), type: pad.type)
-    } else {
-        pad.recorder.note(event: data.assumingMemoryBound(to: GstEvent.self), type: pad.type)
-    }
-    return GST_PAD_PROBE_OK
-}
-
-private func releasePadContext(_ context: gpointer?) {
-    guard let context else { return }
-    Unmanaged<PadContext>.fromOpaque(context).release()
 }
 
 private typealias MessageHandler = @convention(c) (UnsafeMutablePointer<GstBus>?, UnsafeMutablePointer<GstMessage>?, gpointer?) -> Void

@@ -44,7 +44,7 @@ final class TrafficCounters: Sendable {
         dropped.withLock { $0[source] = Int(clamping: count) }
     }
 
-    fileprivate func count(_ buffer: UnsafeMutablePointer<GstBuffer>, at point: Point) {
+    private func count(_ buffer: UnsafeMutablePointer<GstBuffer>, at point: Point) {
         switch point {
         case .framesIn:
             framesIn.add(1, ordering: .relaxed)
@@ -59,30 +59,6 @@ final class TrafficCounters: Sendable {
     private func probe(_ element: UnsafeMutablePointer<GstElement>, pad name: String, at point: Point) {
         guard let pad = gst_element_get_static_pad(element, name) else { return }
         defer { gst_object_unref(pad) }
-        let context = Unmanaged.passRetained(ProbeContext(counters: self, point: point)).toOpaque()
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, countBuffer, context, releaseProbeContext)
+        PadProbe.add(to: pad, GST_PAD_PROBE_TYPE_BUFFER) { _, buffer in self.count(buffer.assumingMemoryBound(to: GstBuffer.self), at: point) }
     }
-}
-
-private final class ProbeContext {
-    let counters: TrafficCounters
-    let point: TrafficCounters.Point
-
-    init(counters: TrafficCounters, point: TrafficCounters.Point) {
-        self.counters = counters
-        self.point = point
-    }
-}
-
-private func countBuffer(_: UnsafeMutablePointer<GstPad>?, _ info: UnsafeMutablePointer<GstPadProbeInfo>?,
-                         _ context: gpointer?) -> GstPadProbeReturn {
-    guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    let probe = Unmanaged<ProbeContext>.fromOpaque(context).takeUnretainedValue()
-    probe.counters.count(data.assumingMemoryBound(to: GstBuffer.self), at: probe.point)
-    return GST_PAD_PROBE_OK
-}
-
-private func releaseProbeContext(_ context: gpointer?) {
-    guard let context else { return }
-    Unmanaged<ProbeContext>.fromOpaque(context).release()
 }
