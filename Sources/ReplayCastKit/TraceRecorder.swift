@@ -79,7 +79,7 @@ public final class TraceRecorder: Sendable {
         }
         gst_bus_enable_sync_message_emission(bus)
         let id = g_signal_connect_data(bus, "sync-message::element", unsafeBitCast(noteMessage as MessageHandler, to: GCallback.self),
-                                       Unmanaged.passRetained(self).toOpaque(), releaseRecorder, GConnectFlags(0))
+                                       Unmanaged.passRetained(self).toOpaque(), releaseRecorder, GConnectFlags(rawValue: 0))
         listening.withLock { $0 = Listening(bus: bus, handler: id) }
     }
 
