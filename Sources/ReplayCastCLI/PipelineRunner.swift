@@ -141,8 +141,7 @@ struct PipelineRunner {
             FileHandle.standardError.write(Data("replaycast: cannot write the trace to \(path): \(error.localizedDescription)\n".utf8))
             return 1
         }
-        let samples = text.split(separator: "\n").filter { $0.hasPrefix(#"{"sample""#) }.count
-        print("trace: \(samples) sample buffers written to \(path)")
+        print("trace: \(recorder.sampleCount) sample buffers written to \(path)")
         return nil
     }
 

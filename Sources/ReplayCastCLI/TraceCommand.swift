@@ -50,7 +50,7 @@ extension ReplayCastCommand.Trace {
             do {
                 trace = try TraceReader.read(text)
             } catch {
-                throw PipelineRunner.Failure(description: "\(file):\(error.line): " + (error.field.map { "\($0): " } ?? "") + error.reason)
+                throw PipelineRunner.Failure(description: error.located(in: file))
             }
             print(Self.summary(of: trace, named: file))
         }

@@ -15,14 +15,19 @@ public typealias TraceReader = ReplayKitModel.TraceReader
 ///
 /// Attach it before the pipeline starts and `detach` it once the pipeline has stopped (the
 /// pipeline's bus holds the recorder until then); `text` is the trace so far. Buffers are
-/// noted on the streaming threads (a lock, a small append), messages on the thread that
-/// posts them.
+/// noted on the streaming threads (a lock, a small append; lines are written only by `text`),
+/// messages on the thread that posts them.
 public final class TraceRecorder: Sendable {
     private struct Entry {
+        enum Item {
+            case sample(BroadcastTrace.Sample)
+            case lifecycle(String)
+        }
+
         var deliveredAt: UInt64
         /// Lifecycle changes before samples delivered at the same time.
         var rank: Int
-        var line: String
+        var item: Item
     }
 
     private struct State {
@@ -106,7 +111,18 @@ public final class TraceRecorder: Sendable {
         let ordered = entries.enumerated().sorted { a, b in
             (a.element.deliveredAt, a.element.rank, a.offset) < (b.element.deliveredAt, b.element.rank, b.offset)
         }
-        return ([TraceLine.header] + (started.map { [$0] } ?? []) + ordered.map(\.element.line)).joined(separator: "\n") + "\n"
+        let lines = ordered.map { entry in
+            switch entry.element.item {
+            case .sample(let sample): TraceLine.sample(sample)
+            case .lifecycle(let line): line
+            }
+        }
+        return ([TraceLine.header] + (started.map { [$0] } ?? []) + lines).joined(separator: "\n") + "\n"
+    }
+
+    /// How many sample buffers the trace holds so far.
+    public var sampleCount: Int {
+        state.withLock { $0.entries.count { if case .sample = $0.item { true } else { false } } }
     }
 
     private func note(buffer: UnsafeMutablePointer<GstBuffer>, type: BroadcastTrace.SampleType) {
@@ -122,8 +138,7 @@ public final class TraceRecorder: Sendable {
             }
             let sample = BroadcastTrace.Sample(type: type, time: pts, duration: duration == UInt64.max ? nil : duration,
                                                content: content)
-            let delivered = sample.audioEnd ?? pts
-            s.entries.append(Entry(deliveredAt: delivered, rank: 1, line: TraceLine.sample(sample)))
+            s.entries.append(Entry(deliveredAt: sample.audioEnd ?? pts, rank: 1, item: .sample(sample)))
         }
     }
 
@@ -165,27 +180,28 @@ public final class TraceRecorder: Sendable {
     fileprivate func note(message: UnsafeMutablePointer<GstMessage>) {
         guard UInt(bitPattern: message.pointee.src) == source, let s = gst_message_get_structure(message) else { return }
         var running: guint64 = 0
-        guard gst_structure_get_uint64(s, "running-time", &running) != 0 else { return }
+        guard gst_structure_get_uint64(s, REPLAYCAST_FIELD_RUNNING_TIME, &running) != 0 else { return }
         let time = UInt64(running)
         let name = String(cString: gst_structure_get_name(s))
         let kinds: [String: TraceLine.Lifecycle] = [
-            "replaykit-broadcast-paused": .paused, "replaykit-broadcast-resumed": .resumed, "replaykit-broadcast-finished": .finished,
+            REPLAYCAST_MESSAGE_BROADCAST_PAUSED: .paused, REPLAYCAST_MESSAGE_BROADCAST_RESUMED: .resumed,
+            REPLAYCAST_MESSAGE_BROADCAST_FINISHED: .finished,
         ]
-        if name == "replaykit-broadcast-started" {
+        if name == REPLAYCAST_MESSAGE_BROADCAST_STARTED {
             let line = TraceLine.lifecycle(.started, time: time, setupInfo: Self.setupInfo(s))
             state.withLock { $0.started = line }
         } else if let kind = kinds[name] {
             // The last buffer, cut at the sample nearest the finish, may end a little after it:
             // the finish is the last line all the same, as broadcastFinished is the last callback.
             let line = TraceLine.lifecycle(kind, time: time)
-            state.withLock { $0.entries.append(Entry(deliveredAt: kind == .finished ? .max : time, rank: 0, line: line)) }
+            state.withLock { $0.entries.append(Entry(deliveredAt: kind == .finished ? .max : time, rank: 0, item: .lifecycle(line))) }
         }
     }
 
     /// The setup-info structure's fields as JSON: strings, numbers and booleans as such, any
     /// other value as its GStreamer serialisation.
     private static func setupInfo(_ message: UnsafePointer<GstStructure>) -> [(key: String, value: JSONValue)] {
-        var value: UnsafePointer<GValue>? = gst_structure_get_value(message, "setup-info")
+        var value: UnsafePointer<GValue>? = gst_structure_get_value(message, REPLAYCAST_FIELD_SETUP_INFO)
         guard let info = value.flatMap({ gst_value_get_structure($0) }) else { return [] }
         var members: [(key: String, value: JSONValue)] = []
         for index in 0..<gst_structure_n_fields(info) {

@@ -11,7 +11,12 @@ public enum TraceReader {
         public let field: String?
         public let reason: String
 
-        public var description: String { "line \(line): " + (field.map { "\($0): " } ?? "") + reason }
+        public var description: String { "line \(line): " + fieldAndReason }
+
+        /// As editors and compilers name a place: `FILE:LINE: field: reason`.
+        public func located(in file: String) -> String { "\(file):\(line): " + fieldAndReason }
+
+        private var fieldAndReason: String { (field.map { "\($0): " } ?? "") + reason }
     }
 
     /// kAudioFormatFlagIsFloat, IsBigEndian, IsSignedInteger, IsNonInterleaved (CoreAudioBaseTypes.h).

@@ -9,13 +9,6 @@ import ReplayKitModel
 enum AudioFile {
     static let longestSeconds = 600
 
-    private final class Collected: @unchecked Sendable {
-        let samples = Locked<[Float]>([])
-        let limit: Int
-
-        init(limit: Int) { self.limit = limit }
-    }
-
     static func decode(_ path: String, property: String, rate: Int, channels: Int,
                        loops: Bool) throws(BroadcastConfiguration.Failure) -> AudioClip {
         let fail = { (reason: String) in BroadcastConfiguration.Failure(description: "\(property) \(path): \(reason)") }
@@ -38,21 +31,18 @@ enum AudioFile {
         g_object_set_property(rc_gobject(file), "location", &location)
         g_value_unset(&location)
 
-        let collected = Collected(limit: longestSeconds * rate * channels)
+        // One sample past the limit is enough to tell a file that is too long.
+        let limit = longestSeconds * rate * channels
+        let collected = Locked<[Float]>([])
         let pad = gst_element_get_static_pad(sink, "sink")!
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, context in
-            let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
-            let buffer = info!.pointee.data.assumingMemoryBound(to: GstBuffer.self)
-            var map = GstMapInfo()
-            guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return GST_PAD_PROBE_OK }
-            defer { gst_buffer_unmap(buffer, &map) }
-            let count = Int(map.size) / MemoryLayout<Float>.size
-            collected.samples.withLock { samples in
-                guard samples.count < collected.limit + 1 else { return }
-                samples.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(map.data).assumingMemoryBound(to: Float.self), count: count))
+        PadProbe.add(to: pad, GST_PAD_PROBE_TYPE_BUFFER) { _, buffer in
+            _ = buffer.assumingMemoryBound(to: GstBuffer.self).withReadableBytes { bytes in
+                collected.withLock { samples in
+                    guard samples.count <= limit else { return }
+                    samples.append(contentsOf: bytes.assumingMemoryBound(to: Float.self))
+                }
             }
-            return GST_PAD_PROBE_OK
-        }, Unmanaged.passRetained(collected).toOpaque(), { Unmanaged<Collected>.fromOpaque($0!).release() })
+        }
         gst_object_unref(pad)
 
         gst_element_set_state(pipeline, GST_STATE_PLAYING)
@@ -69,9 +59,9 @@ enum AudioFile {
             defer { g_clear_error(&error) }
             throw fail(error.map { String(cString: $0.pointee.message) } ?? "could not be decoded")
         }
-        let samples = collected.samples.withLock { $0 }
+        let samples = collected.withLock { $0 }
         guard samples.count >= channels else { throw fail("holds no audio GStreamer can decode") }
-        guard samples.count <= collected.limit else { throw fail("is longer than \(longestSeconds / 60) minutes") }
+        guard samples.count <= limit else { throw fail("is longer than \(longestSeconds / 60) minutes") }
         return AudioClip(interleaved: samples, channels: channels, rate: rate, loops: loops)
     }
 }

@@ -20,7 +20,7 @@ enum TraceFile {
         do {
             return try TraceReader.read(text)
         } catch {
-            throw .init(description: "trace \(path):\(error.line): " + (error.field.map { "\($0): " } ?? "") + error.reason)
+            throw .init(description: "trace " + error.located(in: path))
         }
     }
 
