@@ -67,3 +67,22 @@ public enum FrameBarcode {
         return crc
     }
 }
+
+extension FrameBarcode {
+    /// Paints the strip's rows that `canvas` lets through, from `rowBits`' two rows.
+    static func draw(_ bits: (UInt64, UInt64), on canvas: NV12Canvas) {
+        guard canvas.top < canvas.bottom else { return }
+        let width = canvas.width
+        for y in canvas.top ..< canvas.bottom {
+            let row = y < edge(1, width) ? bits.0 : bits.1
+            var column = 0
+            while column < columns {
+                let white = row >> (63 - column) & 1
+                var end = column + 1
+                while end < columns && row >> (63 - end) & 1 == white { end += 1 }
+                canvas.span(y, edge(column, width), edge(end, width), white == 1 ? .white : .black)
+                column = end
+            }
+        }
+    }
+}

@@ -67,26 +67,10 @@ struct ScreenFrame {
     }
 
     func draw(on canvas: NV12Canvas) {
-        drawBarcode(on: canvas.clipped(top: 0, bottom: layout.barcodeBottom))
+        FrameBarcode.draw(barcode, on: canvas.clipped(top: 0, bottom: layout.barcodeBottom))
         drawStatusBar(on: canvas.clipped(top: layout.status.y0, bottom: layout.status.y1))
         drawList(on: canvas.clipped(top: layout.list.y0, bottom: layout.list.y1))
         drawPanel(on: canvas.clipped(top: layout.panel.y0, bottom: layout.panel.y1))
-    }
-
-    private func drawBarcode(on canvas: NV12Canvas) {
-        guard canvas.top < canvas.bottom else { return }
-        let width = layout.width
-        for y in canvas.top ..< canvas.bottom {
-            let bits = y < FrameBarcode.edge(1, width) ? barcode.0 : barcode.1
-            var column = 0
-            while column < FrameBarcode.columns {
-                let white = bits >> (63 - column) & 1
-                var end = column + 1
-                while end < FrameBarcode.columns && bits >> (63 - end) & 1 == white { end += 1 }
-                canvas.span(y, FrameBarcode.edge(column, width), FrameBarcode.edge(end, width), white == 1 ? .white : .black)
-                column = end
-            }
-        }
     }
 
     private func drawStatusBar(on canvas: NV12Canvas) {

@@ -50,13 +50,9 @@ public struct ScreenRenderer: Sendable {
     public func render(frameNumber: UInt32, time: UInt64, barcodeTimestamp: UInt64? = nil,
                        yPlane: UnsafeMutablePointer<UInt8>, yStride: Int,
                        uvPlane: UnsafeMutablePointer<UInt8>, uvStride: Int) {
-        precondition(yStride >= width && uvStride >= (width + 1) / 2 * 2, "strides must cover a row")
-        precondition(uvStride % 2 == 0 && Int(bitPattern: uvPlane) % 2 == 0, "chroma pairs must be 2-byte aligned")
-        let chroma = UnsafeMutableRawPointer(uvPlane).assumingMemoryBound(to: UInt16.self)
         let frame = ScreenFrame(layout: layout, frameNumber: frameNumber, time: time,
                                 barcodeTimestamp: barcodeTimestamp ?? time)
-        var canvas = NV12Canvas(luma: yPlane, lumaStride: yStride, chroma: chroma, chromaStride: uvStride / 2,
-                                width: width, top: 0, bottom: 0)
+        var canvas = canvas(yPlane: yPlane, yStride: yStride, uvPlane: uvPlane, uvStride: uvStride)
         // Bands of rows small enough that a band of both planes stays in L1/L2 while the
         // overlapping shapes are painted over each other.
         let band = 16
@@ -65,5 +61,24 @@ public struct ScreenRenderer: Sendable {
             canvas.bottom = min(top + band, height)
             frame.draw(on: canvas)
         }
+    }
+
+    /// Draws only the barcode strip, in the top `FrameBarcode.height(forWidth:)` rows, over a
+    /// picture that is not the emulated screen (screen-location); the planes are as `render`'s.
+    public func renderBarcode(frameNumber: UInt32, timestamp: UInt64,
+                              yPlane: UnsafeMutablePointer<UInt8>, yStride: Int,
+                              uvPlane: UnsafeMutablePointer<UInt8>, uvStride: Int) {
+        var canvas = canvas(yPlane: yPlane, yStride: yStride, uvPlane: uvPlane, uvStride: uvStride)
+        canvas.bottom = layout.barcodeBottom
+        FrameBarcode.draw(FrameBarcode.rowBits(frameNumber: frameNumber, timestamp: timestamp), on: canvas)
+    }
+
+    private func canvas(yPlane: UnsafeMutablePointer<UInt8>, yStride: Int,
+                        uvPlane: UnsafeMutablePointer<UInt8>, uvStride: Int) -> NV12Canvas {
+        precondition(yStride >= width && uvStride >= (width + 1) / 2 * 2, "strides must cover a row")
+        precondition(uvStride % 2 == 0 && Int(bitPattern: uvPlane) % 2 == 0, "chroma pairs must be 2-byte aligned")
+        return NV12Canvas(luma: yPlane, lumaStride: yStride,
+                   chroma: UnsafeMutableRawPointer(uvPlane).assumingMemoryBound(to: UInt16.self), chromaStride: uvStride / 2,
+                   width: width, top: 0, bottom: 0)
     }
 }

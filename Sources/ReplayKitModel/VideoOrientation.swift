@@ -33,3 +33,12 @@ public enum VideoOrientation: String, Sendable, CaseIterable {
     /// GStreamer's `image-orientation` for it: what the EXIF value means (`Orientation(exif:)`).
     public var orientation: Orientation { Orientation(exif: cgImagePropertyOrientation)! }
 }
+
+extension VideoOrientation {
+    /// The one GStreamer's `image-orientation` tag `tag` names ("rotate-90": `right`); nil
+    /// for the mirrored ones, which ReplayKit never sends.
+    public init?(tag: String) {
+        guard let match = Self.allCases.first(where: { $0.orientation.rawValue == tag }) else { return nil }
+        self = match
+    }
+}
