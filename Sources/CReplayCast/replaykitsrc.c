@@ -140,15 +140,20 @@ static const RcProperty properties[] = {
       RC_BARCODE_TIME_BROADCAST, MUTABLE),
   RC_STRING(S, trace, "trace", "Trace",
       "Replay a device trace (a file, one JSON object per line): the same sample buffers at the same times in the "
-      "same formats, with the same lifecycle; the content stays replaykitsrc's (docs/replaykitsrc.md). "
+      "same formats, with the same lifecycle; the content is replaykitsrc's or the files' (screen-location, "
+      "app-location, mic-location) (docs/replaykitsrc.md). "
       "Empty: the device profile and schedule decide", "", MUTABLE),
+  RC_STRING(S, screen_location, "screen-location", "Screen video file",
+      "Show this video file (any format GStreamer decodes) as the screen instead of the emulated one: NV12 at the "
+      "screen size, aspect kept, a frame only when the picture changes, its rotation as the orientation; decoded "
+      "while the broadcast runs, a few frames ahead. Empty: the emulated screen", "", MUTABLE),
   RC_STRING(S, app_location, "app-location", "App audio file",
       "Play this audio file (any format GStreamer decodes) as the app audio instead of the music, converted to the "
       "stream's format; decoded when the broadcast starts, up to 10 minutes. Empty: the music", "", MUTABLE),
   RC_STRING(S, mic_location, "mic-location", "Mic audio file",
       "Play this audio file as the mic audio instead of the speech, converted to the mic's format (each format the "
       "mic switches to); decoded when the broadcast starts, up to 10 minutes. Empty: the speech", "", MUTABLE),
-  RC_ENUM(S, file_end, "file-end", "File end", "What happens when an app-location or mic-location file ends",
+  RC_ENUM(S, file_end, "file-end", "File end", "What happens when a screen-location, app-location or mic-location file ends",
       file_end_type, RC_FILE_END_LOOP, MUTABLE),
 };
 #undef S

@@ -58,6 +58,7 @@ typedef struct {
   guint64 memory_limit;      /* bytes, 0: none */
   RcBarcodeTime barcode_time;
   gchar *trace;              /* path of a trace to replay, NULL or "": none */
+  gchar *screen_location;    /* a video file in place of the emulated screen, NULL or "": none */
   gchar *app_location;       /* audio files in place of the programmes, NULL or "": none */
   gchar *mic_location;
   RcFileEnd file_end;

@@ -30,12 +30,14 @@ struct BroadcastConfiguration {
     /// app-location and mic-location decoded, one clip per format the stream takes.
     var appClips: [AudioClip] = []
     var micClips: [AudioClip] = []
+    /// screen-location, decoding; the element's stop closes it.
+    var screen: ScreenFile?
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    init(_ s: RcReplayKitSrcSettings) throws(Failure) {
+    init(_ s: RcReplayKitSrcSettings, element: UnsafeMutableRawPointer) throws(Failure) {
         guard let name = rc_replaykitsrc_device_name(s.device).map({ String(cString: $0) }),
               let profile = DeviceProfile(named: name) else {
             throw Failure(description: "unknown device profile \(s.device)")
@@ -84,12 +86,34 @@ struct BroadcastConfiguration {
         utcBarcode = s.barcode_time == RC_BARCODE_TIME_UTC
         let tracePath = Self.string(s.trace)
         if !tracePath.isEmpty { try replay(TraceFile.load(tracePath)) }
-        try decodeFiles(app: Self.string(s.app_location), mic: Self.string(s.mic_location), finish: s.file_end == RC_FILE_END_FINISH)
         do {
             _ = try ScreenRenderer(width: width, height: height)
         } catch {
             throw Failure(description: "\(error)")
         }
+        let finish = s.file_end == RC_FILE_END_FINISH
+        try openScreen(Self.string(s.screen_location), loops: !finish, element: element)
+        do {
+            try decodeFiles(app: Self.string(s.app_location), mic: Self.string(s.mic_location), finish: finish)
+        } catch {
+            screen?.close()
+            throw error
+        }
+    }
+
+    /// The file is decoded at one size: a trace's size changes would need another decoder.
+    private mutating func openScreen(_ path: String, loops: Bool, element: UnsafeMutableRawPointer) throws(Failure) {
+        guard !path.isEmpty else { return }
+        guard numFrames == nil else {
+            throw Failure(description: "num-frames cannot be combined with screen-location: the file decides when frames come (use duration)")
+        }
+        if let trace, let other = trace.samples(of: .video).first(where: {
+            guard case .video(let w, let h, _) = $0.content else { return false }
+            return (w, h) != (width, height)
+        }), case .video(let w, let h, _) = other.content {
+            throw Failure(description: "screen-location cannot follow this trace: its screen changes from \(width)x\(height) to \(w)x\(h) at \(other.time) ns, and the file is decoded at one size")
+        }
+        screen = try ScreenFile(path: path, width: width, height: height, loops: loops, element: element)
     }
 
     /// A trace decides the screen size, the audio formats and the lifecycle; a schedule on top
@@ -115,7 +139,7 @@ struct BroadcastConfiguration {
 
     /// Each file is decoded at every rate and channel count its stream can take: the
     /// profile's, the schedule's mic changes, the trace's formats. With file-end=finish the
-    /// broadcast finishes when the shorter file ends.
+    /// broadcast finishes when the shortest file (screen-location's included) ends.
     private mutating func decodeFiles(app appPath: String, mic micPath: String, finish: Bool) throws(Failure) {
         var micRates = [mic.rate], micChannels = [mic.channels]
         for event in schedule.events {
@@ -142,7 +166,7 @@ struct BroadcastConfiguration {
             }
             if property == "app-location" { appClips = clips } else { micClips = clips }
         }
-        let ends = [appClips.first, micClips.first].compactMap { $0?.duration }
+        let ends = [appClips.first?.duration, micClips.first?.duration, screen?.duration].compactMap { $0 }
         if finish, let end = ends.min() { schedule = BroadcastSchedule(events: schedule.events + [.init(time: end, action: .finish)]) }
     }
 

@@ -55,8 +55,10 @@ final class ReplayKitSource: Sendable {
         var settings = RcReplayKitSrcSettings()
         rc_replaykitsrc_copy_settings(element, &settings)
         defer { rc_replaykitsrc_settings_clear(&settings) }
+        var opened: BroadcastConfiguration?
         do {
-            let configuration = try BroadcastConfiguration(settings)
+            let configuration = try BroadcastConfiguration(settings, element: element)
+            opened = configuration
             logContent(configuration)
             let timeline = BroadcastTimeline(configuration: configuration, videoFinish: Self.videoFinish(configuration))
             let group = gst_util_group_id_next()
@@ -74,6 +76,7 @@ final class ReplayKitSource: Sendable {
             }
             return true
         } catch {
+            opened?.screen?.close()
             rc_element_error_library_settings(element, "replaykitsrc: \(error)", nil)
             return false
         }
@@ -83,6 +86,10 @@ final class ReplayKitSource: Sendable {
         if let trace = c.trace {
             let counts = BroadcastTrace.SampleType.allCases.map { "\(trace.samples(of: $0).count) \($0)" }.joined(separator: ", ")
             DebugLog.replaykitsrc.info(element, "replaying a trace: \(counts), \(trace.events.count) lifecycle events")
+        }
+        if let screen = c.screen {
+            DebugLog.replaykitsrc.info(element, "screen-location \(screen.path): \(screen.duration.map { "\($0) ns" } ?? "no duration"), "
+                                       + "orientation \(screen.frames.orientation.map { "\($0)" } ?? "not given")")
         }
         for (property, clips) in [("app-location", c.appClips), ("mic-location", c.micClips)] {
             for clip in clips {
@@ -134,7 +141,14 @@ final class ReplayKitSource: Sendable {
 
     /// The broadcast is taken out under the lock and released after it.
     func stop() {
-        _ = running.withLock { $0.take() }
+        let stopped = running.withLock { $0.take() }
+        if let screen = stopped?.configuration.screen {
+            let counts = screen.frames.counts
+            DebugLog.replaykitsrc.info(element, "screen-location: \(counts.decoded) pictures decoded, \(counts.repeated) the same as the one before, "
+                                       + "\(counts.shown) shown, \(counts.superseded) replaced within their slot, \(counts.late) decoded after their slot "
+                                       + "(the latest by \(counts.worstLateness / 1_000_000) ms)")
+            screen.close()
+        }
     }
 
     /// What an app sees when ReplayKit kills its upload extension for memory: the broadcast

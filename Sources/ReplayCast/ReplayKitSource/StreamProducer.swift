@@ -75,6 +75,12 @@ class StreamProducer: @unchecked Sendable {
     /// Buffer timestamps: broadcast time on the pipeline's running time.
     func runningTime(_ broadcastTime: UInt64) -> GstClockTime { GstClockTime(epoch &+ broadcastTime) }
 
+    /// Live: the broadcast time the pipeline clock is at now (0 before the epoch or without a clock).
+    func broadcastTimeNow() -> UInt64 {
+        let now = StreamWaits.runningTime(of: rc_element(element))
+        return now != GstClockTime.none && UInt64(now) > epoch ? UInt64(now) - epoch : 0
+    }
+
     private var waits: StreamWaits { ReplayKitSource.of(element).waits }
 
     /// In live mode, blocks until broadcast time `time` has come on the pipeline clock.

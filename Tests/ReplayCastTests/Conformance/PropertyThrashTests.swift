@@ -135,10 +135,10 @@ import Testing
                        "setup-info": ["", "setup,broadcastName=thrash"],
                        // Files are read at the next start only: none is opened while playing.
                        "trace": ["", "/nonexistent/thrash.trace"], "app-location": ["", "/nonexistent/app.m4a"],
-                       "mic-location": ["", "/nonexistent/mic.wav"]]
+                       "mic-location": ["", "/nonexistent/mic.wav"], "screen-location": ["", "/nonexistent/screen.mov"]]
         let alone = try Self.play(description)
         let thrashed = try Self.play(description, targets: ["el"], strings: strings)
-        Self.expectThrashedWhilePlaying(thrashed, "replaykitsrc", properties: 25)
+        Self.expectThrashedWhilePlaying(thrashed, "replaykitsrc", properties: 26)
         #expect(alone.out.buffers.count == 60)
         let differ = zip(thrashed.out.buffers, alone.out.buffers).enumerated().first { $0.element.0 != $0.element.1 }
         #expect(thrashed.out.buffers == alone.out.buffers,

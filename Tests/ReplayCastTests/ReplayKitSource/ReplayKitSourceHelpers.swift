@@ -10,14 +10,16 @@ struct RecordedBroadcast {
     let mic: PadRecorder
 
     /// `properties` go on replaykitsrc (named rk); each pad goes to a fakesink (sync in live runs).
+    /// Video buffers get a note from `inspectVideo`, or their barcode with `barcodes`.
     static func record(_ properties: String, live: Bool = false, pads: [String] = ["video", "audio_app", "audio_mic"],
                        timeout: Double = 30, barcodes: (width: Int, height: Int)? = nil,
                        prepare: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
                        whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
-                       finished: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil) throws -> RecordedBroadcast {
+                       finished: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
+                       inspectVideo: (@Sendable (UnsafeRawBufferPointer) -> String?)? = nil) throws -> RecordedBroadcast {
         let sinks = pads.map { "rk.\($0) ! fakesink name=sink_\($0) sync=\(live)" }.joined(separator: " ")
         let description = "replaykitsrc name=rk is-live=\(live) \(properties) \(sinks)"
-        let video = PadRecorder(inspect: barcodes.map { BarcodeNote.reader(width: $0.width, height: $0.height) })
+        let video = PadRecorder(inspect: inspectVideo ?? barcodes.map { BarcodeNote.reader(width: $0.width, height: $0.height) })
         let app = PadRecorder(), mic = PadRecorder()
         let run = try PipelineRun.run(description, timeout: timeout, prepare: { pipeline in
             for (pad, recorder) in [("video", video), ("audio_app", app), ("audio_mic", mic)] where pads.contains(pad) {
