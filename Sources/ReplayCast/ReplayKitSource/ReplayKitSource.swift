@@ -129,6 +129,9 @@ final class ReplayKitSource: Sendable {
 
     private var configuration: BroadcastConfiguration? { running.withLock { $0?.configuration } }
 
+    /// screen-location's pictures while a broadcast runs.
+    var screenFrames: ScreenFrames? { running.withLock { $0?.configuration.screen?.frames } }
+
     var isLive: Bool { configuration?.live ?? settingsSayLive }
 
     /// `is-live` as set now; a running broadcast keeps the value it started with.
@@ -270,7 +273,9 @@ func replayKitSourceStop(_ element: UnsafeMutablePointer<RcReplayKitSrc>) {
 
 @_cdecl("rc_replaykitsrc_set_flushing")
 func replayKitSourceSetFlushing(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ flushing: gboolean) {
-    ReplayKitSource.of(element).waits.setFlushing(flushing != 0)
+    let source = ReplayKitSource.of(element)
+    source.waits.setFlushing(flushing != 0)
+    source.screenFrames?.setInterrupted(flushing != 0)
 }
 
 @_cdecl("rc_replaykitsrc_set_playing")

@@ -6,12 +6,12 @@ import MediaKernels
 import ReplayKitModel
 
 /// screen-location: a video file decoded by a pipeline of its own (decodebin, then
-/// videoconvertscale) to NV12 full range at the largest size with its display aspect that fits
-/// the screen (the video stream draws the black bars), on that pipeline's threads and a few pictures ahead, so a slow decode delays only the pictures, never
-/// the video stream. The file is opened and its first picture decoded when the broadcast
-/// starts, so a file GStreamer cannot read fails the start, naming it. A thread of its own
-/// watches the pipeline's bus: at the end it seeks back to the start (file-end=loop) or lets
-/// the stream finish.
+/// videoconvertscale) to NV12 at the largest size with its display aspect that fits the screen
+/// (the video stream draws the black bars), on that pipeline's threads and a few pictures
+/// ahead, so a slow decode delays only the pictures, never the video stream. The file is
+/// opened and its first picture decoded when the broadcast starts, so a file GStreamer cannot
+/// read fails the start, naming it. A thread of its own watches the pipeline's bus: at the
+/// end it seeks back to the start (file-end=loop) or lets the stream finish.
 final class ScreenFile: @unchecked Sendable {
     /// Pictures decoded ahead: six of 1242x2688 NV12 are 30 MB.
     static let picturesAhead = 6
@@ -24,7 +24,7 @@ final class ScreenFile: @unchecked Sendable {
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let bus: UnsafeMutablePointer<GstBus>
     private var thread: UnsafeMutablePointer<GThread>?
-
+    private var closed = false
     private let element: UnsafeMutableRawPointer
 
     init(path: String, width: Int, height: Int, loops: Bool,
@@ -94,8 +94,6 @@ final class ScreenFile: @unchecked Sendable {
         gst_object_unref(bus)
         gst_object_unref(pipeline)
     }
-
-    private var closed = false
 
     private func watch() {
         gst_element_set_state(pipeline, GST_STATE_PLAYING)

@@ -35,6 +35,8 @@ final class ScreenFrames: @unchecked Sendable {
     private struct State {
         var frames: [Frame] = []
         var stopping = false
+        /// The element's pads are deactivating: the video stream must not wait for a picture.
+        var interrupted = false
         var ended = false
         var offset: UInt64 = 0
         /// The end of the latest picture of the current pass, in the pass's running time.
@@ -63,10 +65,13 @@ final class ScreenFrames: @unchecked Sendable {
     private var segment = GstSegment()
     private var transform: ColorTransform?
     private var previous: UnsafeMutablePointer<GstBuffer>?
-    private let converted = OutputBufferPool()
+    private let converted: OutputBufferPool
 
     init(capacity: Int) {
         self.capacity = capacity
+        // All that can be out at once, allocated up front: the queue full, the picture on
+        // screen and the one taken to replace it (the decoder waits for room before it converts).
+        converted = OutputBufferPool(minimumBuffers: capacity + 2)
         var initial = State()
         initial.frames.reserveCapacity(capacity)
         state = WaitableMutex(initial)
@@ -182,6 +187,9 @@ final class ScreenFrames: @unchecked Sendable {
     /// Releases a decoding thread waiting for room; nothing is queued after this.
     func stop() { state.update { $0.stopping = true } }
 
+    /// Pads deactivating (true) or activating: a video stream waiting for a picture returns.
+    func setInterrupted(_ interrupted: Bool) { state.update { $0.interrupted = interrupted } }
+
     // MARK: The video stream
 
     var orientation: VideoOrientation? { state.withLock { $0.orientation } }
@@ -197,7 +205,7 @@ final class ScreenFrames: @unchecked Sendable {
 
     /// Waits up to `microseconds` for a picture or the end.
     func waitForFrame(microseconds: Int) {
-        state.wait(until: { !$0.frames.isEmpty || $0.ended || $0.stopping },
+        state.wait(until: { !$0.frames.isEmpty || $0.ended || $0.stopping || $0.interrupted },
                    deadline: Int(g_get_monotonic_time()) + microseconds, then: { _ in })
     }
 
@@ -208,7 +216,8 @@ final class ScreenFrames: @unchecked Sendable {
     func take(through time: UInt64, complete: Bool) -> Frame? {
         var latest: Frame?
         while true {
-            let (done, popped) = state.wait(until: { !complete || !$0.frames.isEmpty || $0.ended || $0.stopping }, then: { s -> (Bool, Bool) in
+            let (done, popped) = state.wait(until: { !complete || !$0.frames.isEmpty || $0.ended || $0.stopping || $0.interrupted },
+                                            then: { s -> (Bool, Bool) in
                 var popped = false
                 while let first = s.frames.first, first.time <= time + Self.timeTolerance {
                     if let latest {
@@ -218,7 +227,7 @@ final class ScreenFrames: @unchecked Sendable {
                     latest = s.frames.removeFirst()
                     popped = true
                 }
-                return (!complete || !s.frames.isEmpty || s.ended || s.stopping, popped)
+                return (!complete || !s.frames.isEmpty || s.ended || s.stopping || s.interrupted, popped)
             })
             if popped { state.update { _ in } }
             if done { break }
