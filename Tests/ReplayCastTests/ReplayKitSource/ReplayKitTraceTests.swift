@@ -163,11 +163,13 @@ import Testing
 /// The same round trip on the clock: times are the schedule's, so a live replay repeats the
 /// live run's buffers exactly once both are counted from their first frame.
 @Suite struct ReplayKitTraceLiveTests {
+    /// 6 s with every kind of change: a pause, a mic format switch, an orientation change and a call.
     @Test func aLiveRunReplaysLiveAsTheSameBuffers() throws {
         let folder = try temporaryDirectory("trace")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let schedule = "1s:pause; 1500ms:resume; 2s:mic-format=24000; 3s:orientation=right; 4s:call-start; 5s:call-end"
         let (original, text) = try ReplayKitTraceTests.recordTrace(
-            "width=128 height=256 duration=3000000000 schedule=\"1s:pause; 1500ms:resume; 2s:mic-format=24000\"", live: true)
+            "width=128 height=256 duration=6000000000 audio-after-call=true schedule=\"\(schedule)\"", live: true)
         let path = folder.appendingPathComponent("live.trace").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let replay = try RecordedBroadcast.record("trace=\(path)", live: true)
@@ -179,6 +181,12 @@ import Testing
             ReplayKitTraceTests.expectSame(ReplayKitTraceTests.stream(replayed, origin: replayedOrigin),
                                            ReplayKitTraceTests.stream(recorded, origin: recordedOrigin), pad)
         }
-        #expect(replay.video.buffers.count == 75, "3 s less the 0.5 s pause at 30 frames a second")
+        #expect(replay.video.buffers.count == 165, "6 s less the 0.5 s pause at 30 frames a second")
+        #expect(replay.video.tags.count == 1 && replay.video.tags[0].contains("rotate-90"))
+        #expect(replay.mic.caps.last?.contains("rate=(int)24000") == true)
+        // The call silences both audio streams from 4 to 5 s.
+        for buffers in [replay.app.buffers, replay.mic.buffers] {
+            #expect(!buffers.contains { $0.pts - replayedOrigin >= 4_000_000_000 && $0.pts - replayedOrigin < 4_900_000_000 })
+        }
     }
 }
