@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
+
 /// Audio from a file, decoded ahead of time at one stream's rate and channel count, that
 /// `ProgramAudio` plays in place of its music or speech. Addressed by frame index like the
 /// programmes: past its end it starts again (`loops`) or is silent.
@@ -20,7 +22,7 @@ public struct AudioClip: Sendable {
     }
 
     /// How long the clip lasts, in nanoseconds (rounded down).
-    public var duration: UInt64 { UInt64(frames) * 1_000_000_000 / UInt64(rate) }
+    public var duration: UInt64 { Timebase.nanoseconds(UInt64(frames), atRate: UInt64(rate)) }
 
     /// Frames `first ..< first + count` of `channel` into `plane`.
     func render(from first: Int64, count: Int, channel: Int, into plane: UnsafeMutablePointer<Float>) {

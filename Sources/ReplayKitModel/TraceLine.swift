@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
+
 /// Writes trace lines (`BroadcastTrace`): what `TraceReader` reads back. Times are written
 /// as CMTimes in nanoseconds (timescale 1,000,000,000), so they come back exactly.
 public enum TraceLine {
@@ -39,6 +41,6 @@ public enum TraceLine {
     private static func integer(_ value: Int) -> JSONValue { .number(String(value)) }
 
     private static func cmTime(_ nanoseconds: UInt64) -> JSONValue {
-        .object([("value", .number(String(nanoseconds))), ("timescale", integer(1_000_000_000))])
+        .object([("value", .number(String(nanoseconds))), ("timescale", integer(Int(Timebase.nanosecondsPerSecond)))])
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
+import MediaKernels
 
 /// Nanoseconds since 1970 on the real-time clock: what replaykitsrc's barcode-time=utc
 /// stamps on a frame and what a latency reader compares it with. On one machine both read
@@ -8,7 +9,7 @@ public enum UTCTime {
     public static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        return UInt64(time.tv_sec) * Timebase.nanosecondsPerSecond + UInt64(time.tv_nsec)
     }
 
     /// Between 2001 and 2100: a stamp in broadcast time (ns since the broadcast started)

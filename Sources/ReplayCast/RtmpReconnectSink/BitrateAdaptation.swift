@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
 
 /// adaptive-bitrate's decisions, from what the connection shows every `interval`: how much
 /// media waits to be sent (in front of rtmp2sink, and in the kernel's send buffer, turned
@@ -33,9 +34,9 @@ struct BitrateAdaptation {
     /// How long the link must keep up before a step up, and the least time between changes
     /// in the same direction (the encoder needs a moment to reach a new rate).
     static let steadyTime: UInt64 = 2_000_000_000
-    static let holdTime: UInt64 = 1_000_000_000
+    static let holdTime = Timebase.nanosecondsPerSecond
     /// Short, so a rate measured just after the link slowed is the slow one.
-    static let rateWindow: UInt64 = 1_000_000_000
+    static let rateWindow = Timebase.nanosecondsPerSecond
     /// A new rate after congestion: this share of what got through, leaving the rest (and
     /// the audio's share) to drain the backlog.
     static let drainShare = 0.5
@@ -120,7 +121,7 @@ struct BitrateAdaptation {
     /// was measured to say otherwise), and a second for a link that delivers nothing.
     private static func time(_ bytes: UInt64, at rate: Int?) -> UInt64 {
         guard bytes > 0, let rate else { return 0 }
-        guard rate > 0 else { return 1_000_000_000 }
+        guard rate > 0 else { return Timebase.nanosecondsPerSecond }
         return bytes * 8 * 1_000_000 / UInt64(rate)
     }
 
