@@ -48,6 +48,8 @@ final class ScreenFile: @unchecked Sendable {
         g_object_set_property(rc_gobject(file), "location", &location)
         g_value_unset(&location)
         gst_object_unref(file)
+        g_signal_connect_data(pipeline, "deep-element-added", unsafeBitCast(withoutDirectRendering as ElementAdded, to: GCallback.self),
+                              nil, nil, GConnectFlags(rawValue: 0))
         Self.fitPictures(in: pipeline, to: PixelSize(width: width, height: height))
         let pad = gst_element_get_static_pad(sink, "sink")!
         gst_object_unref(sink)
@@ -196,4 +198,26 @@ final class ScreenFile: @unchecked Sendable {
         if rest.contains("(audio/") { return "holds no video, only sound (\(decoder))" }
         return "holds video this GStreamer has no decoder for: \(decoder) (gst-inspect-1.0 lists the decoders installed)"
     }
+}
+
+private typealias ElementAdded = @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?,
+                                                 UnsafeMutablePointer<GstElement>?, gpointer?) -> Void
+
+/// decodebin's libav decoders copy their pictures out instead of decoding into buffers of the
+/// pipeline's. On GStreamer 1.26 (Debian trixie's 1.26.2), avdec_h264 decoding straight into
+/// them (direct-rendering) hands a 296-wide picture to videoconvertscale in a buffer whose
+/// video meta says 304 wide, and gst_video_frame_map aborts the process ("video meta uses
+/// 304x640 instead of 296x640"): 23 of 40 plain gst-launch-1.0 runs of
+/// `qtdemux ! h264parse ! avdec_h264 ! videoconvertscale` on examples/screen/screen-recording.mov,
+/// none of 40 with direct-rendering=false; none of 30 on 1.22 or 1.28.
+private let withoutDirectRendering: ElementAdded = { _, _, element, _ in
+    guard let element, let factory = gst_element_get_factory(element) else { return }
+    let name = String(cString: rc_object_name(UnsafeMutableRawPointer(factory)))
+    guard name.hasPrefix("avdec_"), g_object_class_find_property(rc_object_class(element), "direct-rendering") != nil
+    else { return }
+    var off = GValue()
+    g_value_init(&off, rc_type_boolean())
+    g_value_set_boolean(&off, 0)
+    g_object_set_property(rc_gobject(element), "direct-rendering", &off)
+    g_value_unset(&off)
 }
