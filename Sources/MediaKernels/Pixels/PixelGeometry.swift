@@ -58,4 +58,14 @@ public struct PixelRect: Hashable, Sendable {
         guard right > left, bottom > top else { return PixelRect(x: left, y: top, width: 0, height: 0) }
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
+
+    /// What is left of this rectangle around `inner` (which lies inside it): the bars above
+    /// and below across the whole width, then those left and right of `inner`; a bar is empty
+    /// where `inner` reaches that edge.
+    public func bars(around inner: PixelRect) -> (top: PixelRect, bottom: PixelRect, left: PixelRect, right: PixelRect) {
+        (PixelRect(x: x, y: y, width: width, height: inner.y - y),
+         PixelRect(x: x, y: inner.maxY, width: width, height: maxY - inner.maxY),
+         PixelRect(x: x, y: inner.y, width: inner.x - x, height: inner.height),
+         PixelRect(x: inner.maxX, y: inner.y, width: maxX - inner.maxX, height: inner.height))
+    }
 }

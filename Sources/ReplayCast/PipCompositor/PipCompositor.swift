@@ -317,10 +317,8 @@ final class PipCompositor {
             let even = rect.x % 2 == 0 && rect.y % 2 == 0 && rect.width % 2 == 0 && rect.height % 2 == 0
             if rect == full { return }
             if even && !rect.isEmpty {
-                areas = (PixelRect(x: 0, y: 0, width: full.width, height: rect.y),
-                         PixelRect(x: 0, y: rect.maxY, width: full.width, height: full.height - rect.maxY),
-                         PixelRect(x: 0, y: rect.y, width: rect.x, height: rect.height),
-                         PixelRect(x: rect.maxX, y: rect.y, width: full.width - rect.maxX, height: rect.height))
+                let bars = full.bars(around: rect)
+                areas = (bars.top, bars.bottom, bars.left, bars.right)
                 areaCount = 4
             }
         }

@@ -271,11 +271,11 @@ final class VideoProducer: StreamProducer, @unchecked Sendable {
             screen.fill(PixelRect(x: 0, y: 0, width: size.width, height: size.height), with: Self.black)
             return
         }
-        let below = drawn.y + drawn.height, right = drawn.x + drawn.width
-        Self.bar(PixelRect(x: 0, y: 0, width: size.width, height: drawn.y), on: screen)
-        Self.bar(PixelRect(x: 0, y: below, width: size.width, height: size.height - below), on: screen)
-        Self.bar(PixelRect(x: 0, y: drawn.y, width: drawn.x, height: drawn.height), on: screen)
-        Self.bar(PixelRect(x: right, y: drawn.y, width: size.width - right, height: drawn.height), on: screen)
+        let bars = PixelRect(x: 0, y: 0, width: size.width, height: size.height).bars(around: drawn)
+        Self.bar(bars.top, on: screen)
+        Self.bar(bars.bottom, on: screen)
+        Self.bar(bars.left, on: screen)
+        Self.bar(bars.right, on: screen)
     }
 
     private static func bar(_ rect: PixelRect, on screen: VideoFrame) {

@@ -54,3 +54,27 @@ import Testing
         #expect(PlaneColor(colour, format: .bgra, space: .screenCapture).bytes == [[3, 2, 1, 255]])
     }
 }
+
+/// The letterbox bars pipcompositor and replaykitsrc's screen-location fill.
+@Suite struct BarsTests {
+    @Test func barsCoverTheFrameLessThePictureOnce() {
+        let frame = PixelRect(x: 0, y: 0, width: 360, height: 640)
+        for inner in [PixelRect(x: 0, y: 218, width: 360, height: 202), PixelRect(x: 40, y: 0, width: 280, height: 640),
+                      PixelRect(x: 10, y: 20, width: 100, height: 50), frame] {
+            let bars = frame.bars(around: inner)
+            let all = [bars.top, bars.bottom, bars.left, bars.right, inner]
+            var covered = 0
+            for y in stride(from: 0, to: 640, by: 7) {
+                for x in stride(from: 0, to: 360, by: 5) {
+                    let hits = all.filter { !$0.isEmpty && $0.x <= x && x < $0.maxX && $0.y <= y && y < $0.maxY }.count
+                    #expect(hits == 1, "(\(x), \(y)) in \(hits) of \(all)")
+                    covered += 1
+                }
+            }
+            #expect(covered == 92 * 72)
+        }
+        #expect(frame.bars(around: PixelRect(x: 0, y: 218, width: 360, height: 202))
+            == (PixelRect(x: 0, y: 0, width: 360, height: 218), PixelRect(x: 0, y: 420, width: 360, height: 220),
+                PixelRect(x: 0, y: 218, width: 0, height: 202), PixelRect(x: 360, y: 218, width: 0, height: 202)))
+    }
+}
