@@ -2,8 +2,8 @@
 import CGStreamer
 import CReplayCast
 
-/// GObject property reads without the GValue plumbing at every call site (g_object_get is
-/// variadic and does not import).
+/// GObject property reads and writes without the GValue plumbing at every call site
+/// (g_object_get and g_object_set are variadic and do not import).
 public enum ObjectProperties {
     /// A string property's value; nil when it is unset (or NULL).
     public static func string(_ object: UnsafeMutableRawPointer, _ name: String) -> String? {
@@ -29,6 +29,28 @@ public enum ObjectProperties {
         read(object, name, gst_structure_get_type()) { value in
             body(g_value_get_boxed(value).map { UnsafePointer($0.assumingMemoryBound(to: GstStructure.self)) })
         }
+    }
+
+    static func set(_ object: UnsafeMutableRawPointer, _ name: String, string: String) {
+        write(object, name, rc_type_string()) { g_value_set_string($0, string) }
+    }
+
+    static func set(_ object: UnsafeMutableRawPointer, _ name: String, bool: Bool) {
+        write(object, name, rc_type_boolean()) { g_value_set_boolean($0, bool ? 1 : 0) }
+    }
+
+    /// Sets a caps property from its text.
+    static func set(_ object: UnsafeMutableRawPointer, _ name: String, caps text: String) {
+        write(object, name, gst_caps_get_type()) { g_value_take_boxed($0, gst_caps_from_string(text)) }
+    }
+
+    private static func write(_ object: UnsafeMutableRawPointer, _ name: String, _ type: GType,
+                              _ fill: (UnsafeMutablePointer<GValue>) -> Void) {
+        var value = GValue()
+        g_value_init(&value, type)
+        defer { g_value_unset(&value) }
+        fill(&value)
+        g_object_set_property(rc_gobject(object), name, &value)
     }
 
     private static func read<Result>(_ object: UnsafeMutableRawPointer, _ name: String, _ type: GType,

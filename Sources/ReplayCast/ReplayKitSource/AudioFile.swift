@@ -25,11 +25,7 @@ enum AudioFile {
             gst_object_unref(file)
             gst_object_unref(sink)
         }
-        var location = GValue()
-        g_value_init(&location, rc_type_string())
-        g_value_set_string(&location, path)
-        g_object_set_property(rc_gobject(file), "location", &location)
-        g_value_unset(&location)
+        ObjectProperties.set(file, "location", string: path)
 
         // One sample past the limit is enough to tell a file that is too long.
         let limit = longestSeconds * rate * channels

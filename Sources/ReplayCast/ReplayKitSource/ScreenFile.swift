@@ -42,11 +42,7 @@ final class ScreenFile: @unchecked Sendable {
         self.pipeline = pipeline
         bus = gst_element_get_bus(pipeline)!
         let file = gst_bin_get_by_name(rc_bin(pipeline), "file")!, sink = gst_bin_get_by_name(rc_bin(pipeline), "sink")!
-        var location = GValue()
-        g_value_init(&location, rc_type_string())
-        g_value_set_string(&location, path)
-        g_object_set_property(rc_gobject(file), "location", &location)
-        g_value_unset(&location)
+        ObjectProperties.set(file, "location", string: path)
         gst_object_unref(file)
         g_signal_connect_data(pipeline, "deep-element-added", unsafeBitCast(withoutDirectRendering as ElementAdded, to: GCallback.self),
                               nil, nil, GConnectFlags(rawValue: 0))
@@ -160,12 +156,7 @@ final class ScreenFile: @unchecked Sendable {
         deinit { gst_object_unref(element) }
 
         func set(_ text: String) {
-            var value = GValue()
-            g_value_init(&value, gst_caps_get_type())
-            let caps = gst_caps_from_string(text)
-            g_value_take_boxed(&value, caps)
-            g_object_set_property(rc_gobject(element), "caps", &value)
-            g_value_unset(&value)
+            ObjectProperties.set(element, "caps", caps: text)
         }
     }
 
@@ -215,9 +206,5 @@ private let withoutDirectRendering: ElementAdded = { _, _, element, _ in
     let name = String(cString: rc_object_name(UnsafeMutableRawPointer(factory)))
     guard name.hasPrefix("avdec_"), g_object_class_find_property(rc_object_class(element), "direct-rendering") != nil
     else { return }
-    var off = GValue()
-    g_value_init(&off, rc_type_boolean())
-    g_value_set_boolean(&off, 0)
-    g_object_set_property(rc_gobject(element), "direct-rendering", &off)
-    g_value_unset(&off)
+    ObjectProperties.set(element, "direct-rendering", bool: false)
 }
