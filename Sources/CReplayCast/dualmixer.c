@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* dualmixer: GType, pads, properties and trampolines. The mixing engine, its flow control
- * and its event and state-change policy are Swift (Sources/ReplayCast/DualMixer/). */
+/* dualmixer: GTypes, pads and trampolines. The properties (DualMixerProperties.swift), the
+ * mixing engine, its flow control and its event and state-change policy are Swift
+ * (Sources/ReplayCast/DualMixer/). */
 #include "include/rc_dualmixer.h"
 
 /* Implemented in Swift (rc_element.h says how the signatures match). */
@@ -33,21 +34,7 @@ static GstStaticPadTemplate src_template =
 
 /* ---- pad ---- */
 
-typedef RcDualMixerPad GstDualMixerPad;
-typedef RcDualMixerPadClass GstDualMixerPadClass;
-G_DEFINE_TYPE(GstDualMixerPad, rc_dualmixer_pad, GST_TYPE_AGGREGATOR_PAD)
-
-static const RcProperty pad_properties[] = {
-  RC_DOUBLE(RcDualMixerPadSettings, volume, "volume", "Volume", "Volume of this pad", 0.0, 10.0, 1.0,
-      GST_PARAM_CONTROLLABLE),
-  RC_BOOLEAN(RcDualMixerPadSettings, mute, "mute", "Mute", "Mute this pad", FALSE, GST_PARAM_CONTROLLABLE),
-};
-
-RC_PROPERTY_ACCESSORS(pad_, RcDualMixerPad, settings, pad_properties)
-
-void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings *out) {
-  rc_properties_copy(pad, &pad->settings, sizeof *out, pad_properties, G_N_ELEMENTS(pad_properties), out);
-}
+RC_DEFINE_TYPE(GstDualMixerPad, RcDualMixerPad, rc_dualmixer_pad, GST_TYPE_AGGREGATOR_PAD, NULL, rc_no_interfaces)
 
 GstFlowReturn rc_dualmixer_aggregator_chain(RcDualMixerPad *pad, GstBuffer *buffer) {
   return pad->aggregator_chain(GST_PAD(pad), GST_OBJECT_PARENT(pad), buffer);
@@ -69,47 +56,16 @@ static void pad_constructed(GObject *object) {
   }
 }
 
-static void rc_dualmixer_pad_class_init(RcDualMixerPadClass *klass) {
-  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
-  gobject_class->constructed = pad_constructed;
-  gobject_class->set_property = pad_set_property;
-  gobject_class->get_property = pad_get_property;
-  rc_properties_install(gobject_class, pad_properties, G_N_ELEMENTS(pad_properties));
+static void rc_dualmixer_pad_class_setup(RcDualMixerPadClass *klass) {
+  G_OBJECT_CLASS(klass)->constructed = pad_constructed;
 }
 
-static void rc_dualmixer_pad_init(RcDualMixerPad *pad) {
-  rc_properties_init(&pad->settings, pad_properties, G_N_ELEMENTS(pad_properties));
-}
+static void rc_dualmixer_pad_instance_setup(RcDualMixerPad *pad) {}
 
 /* ---- element ---- */
 
-static const GEnumValue mix_mode_values[] = {
-  { RC_MIX_SUM, "Sum, with a soft limiter above -1 dBFS so the sum never clips harshly or wraps", "sum" },
-  { RC_MIX_AVERAGE, "Average of the inputs present: (app + mic) / 2", "average" },
-  { 0, NULL, NULL },
-};
-
-static GType mix_mode_type(void) { return rc_enum_type("GstDualMixerMode", mix_mode_values); }
-
-#define MUTABLE GST_PARAM_MUTABLE_PLAYING
-static const RcProperty properties[] = {
-  RC_ENUM(RcDualMixerSettings, mix_mode, "mix-mode", "Mix mode", "How app and mic audio combine", mix_mode_type,
-      RC_MIX_SUM, MUTABLE),
-  RC_BOOLEAN(RcDualMixerSettings, post_levels, "post-levels", "Post levels",
-      "Post a 'dualmixer-levels' element message per level interval: rms and peak of app, mic and mix, "
-      "and whether each input is active, silent or absent", FALSE, MUTABLE),
-  RC_UINT64(RcDualMixerSettings, output_buffer_duration, "output-buffer-duration", "Output buffer duration",
-      "Duration of each output buffer in nanoseconds", GST_MSECOND, GST_SECOND, 10 * GST_MSECOND,
-      GST_PARAM_MUTABLE_READY),
-  RC_UINT64(RcDualMixerSettings, level_interval, "level-interval", "Level interval",
-      "Interval of time between 'dualmixer-levels' messages in nanoseconds", GST_MSECOND, G_MAXUINT64,
-      100 * GST_MSECOND, MUTABLE),
-};
-
-RC_DEFINE_TYPE(GstDualMixer, RcDualMixer, rc_dualmixer, GST_TYPE_AGGREGATOR, properties, rc_dualmixer_state_new(),
+RC_DEFINE_TYPE(GstDualMixer, RcDualMixer, rc_dualmixer, GST_TYPE_AGGREGATOR, rc_dualmixer_state_new(),
     rc_sink_pads_child_proxy)
-RC_PROPERTY_ACCESSORS(rc_dualmixer_, RcDualMixer, settings, properties)
-RC_SETTINGS_COPY(rc_dualmixer, RcDualMixer, properties)
 GST_ELEMENT_REGISTER_DEFINE(dualmixer, "dualmixer", GST_RANK_NONE, rc_dualmixer_get_type())
 
 static gboolean sink_event(GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event) {

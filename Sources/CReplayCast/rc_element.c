@@ -45,3 +45,21 @@ GstStateChangeReturn rc_lifecycle_change_state(GstElement *element, GstStateChan
   }
   return ret;
 }
+
+static GstBaseTransformClass *transform_parent(GstBaseTransform *trans) {
+  return g_type_class_peek_parent(G_OBJECT_GET_CLASS(trans));
+}
+
+static gboolean transform_query(GstBaseTransform *trans, GstPadDirection direction, GstQuery *query) {
+  return rc_transform_query_answered(trans, direction, query)
+      || transform_parent(trans)->query(trans, direction, query);
+}
+
+static gboolean transform_accept_caps(GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps) {
+  return rc_transform_accepts(trans, direction, caps) && transform_parent(trans)->accept_caps(trans, direction, caps);
+}
+
+void rc_transform_negotiation(GstBaseTransformClass *klass) {
+  klass->query = transform_query;
+  klass->accept_caps = transform_accept_caps;
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* rtmpreconnectsink: GType, properties and pads. Connections, reconnection and what each
- * buffer and event means are decided in Swift (RtmpReconnectSink.swift); every function
- * here forwards to it or is GStreamer plumbing. */
+/* rtmpreconnectsink: GType and pads. Connections, reconnection and what each buffer and
+ * event means are decided in Swift (RtmpReconnectSink.swift), which also declares the
+ * properties; every function here forwards to it or is GStreamer plumbing. */
 #include "include/rc_rtmpreconnectsink.h"
 
 /* Implemented in Swift (rc_element.h says how the signatures match). */
@@ -31,78 +31,9 @@ static GstStaticPadTemplate templates[RC_RTMP_STREAM_COUNT] = {
   GST_STATIC_PAD_TEMPLATE("audio", GST_PAD_SINK, GST_PAD_REQUEST, GST_STATIC_CAPS(RC_RTMP_AUDIO_CAPS)),
 };
 
-static const GEnumValue while_disconnected_values[] = {
-  { RC_WHILE_DISCONNECTED_DROP, "Drop what arrives while disconnected; the next connection starts at a new keyframe",
-    "drop" },
-  { RC_WHILE_DISCONNECTED_KEEP, "Keep up to buffer-duration of it (whole keyframe intervals) and send it first "
-    "after reconnecting", "keep" },
-  { 0, NULL, NULL },
-};
-
-static const GEnumValue connection_values[] = {
-  { RC_RTMP_STOPPED, "Not streaming", "stopped" },
-  { RC_RTMP_CONNECTING, "Connecting", "connecting" },
-  { RC_RTMP_CONNECTED, "Connected: the server accepted the stream", "connected" },
-  { RC_RTMP_WAITING, "Disconnected, waiting to retry", "waiting" },
-  { RC_RTMP_FAILED, "Failed: refused by the server or out of retries", "failed" },
-  { 0, NULL, NULL },
-};
-
-static GType while_disconnected_type(void) {
-  return rc_enum_type("GstRtmpReconnectSinkWhileDisconnected", while_disconnected_values);
-}
-static GType connection_type(void) { return rc_enum_type("GstRtmpReconnectSinkConnection", connection_values); }
-
-#define MUTABLE GST_PARAM_MUTABLE_PLAYING
-#define STATUS RC_READ_ONLY
-static const RcProperty properties[] = {
-  RC_STRING(RcRtmpReconnectSinkSettings, location, "location", "Location",
-      "RTMP URL to publish to, as rtmp2sink takes it: rtmp[s]://host[:port]/application/stream", NULL,
-      GST_PARAM_MUTABLE_READY),
-  RC_INT(RcRtmpReconnectSinkSettings, retries, "retries", "Retries",
-      "Reconnection attempts after a connection is lost before posting an error (-1 = for ever)", -1, G_MAXINT, -1,
-      MUTABLE),
-  RC_INT(RcRtmpReconnectSinkSettings, connect_retries, "connect-retries", "Connect retries",
-      "Attempts after the first connection could not be made before posting an error (-1 = for ever)", -1, G_MAXINT,
-      3, MUTABLE),
-  RC_UINT64(RcRtmpReconnectSinkSettings, retry_delay, "retry-delay", "Retry delay",
-      "Wait before the first reconnection attempt (in nanoseconds)", 0, G_MAXUINT64, GST_SECOND, MUTABLE),
-  RC_UINT64(RcRtmpReconnectSinkSettings, retry_max_delay, "retry-max-delay", "Retry max delay",
-      "Longest wait between reconnection attempts (in nanoseconds)", 0, G_MAXUINT64, 30 * GST_SECOND, MUTABLE),
-  RC_DOUBLE(RcRtmpReconnectSinkSettings, backoff_factor, "backoff-factor", "Backoff factor",
-      "Each wait is the previous one times this, up to retry-max-delay", 1.0, 100.0, 2.0, MUTABLE),
-  RC_ENUM(RcRtmpReconnectSinkSettings, while_disconnected, "while-disconnected", "While disconnected",
-      "What to do with data that arrives while there is no connection", while_disconnected_type,
-      RC_WHILE_DISCONNECTED_DROP, MUTABLE),
-  RC_UINT64(RcRtmpReconnectSinkSettings, buffer_duration, "buffer-duration", "Buffer duration",
-      "With while-disconnected=keep: the most media kept to send after reconnecting (in nanoseconds)", 0,
-      G_MAXUINT64, 10 * GST_SECOND, MUTABLE),
-  RC_BOOLEAN(RcRtmpReconnectSinkSettings, adaptive_bitrate, "adaptive-bitrate", "Adaptive bitrate",
-      "Lower the video encoder's bitrate when the connection falls behind and raise it again, up to the bitrate it "
-      "started with, when it keeps up (the first x264enc, x265enc, openh264enc, vah264enc, vaapih264enc or nvh264enc "
-      "upstream of the video pad)", FALSE, GST_PARAM_MUTABLE_READY),
-  RC_UINT(RcRtmpReconnectSinkSettings, min_bitrate, "min-bitrate", "Minimum bitrate",
-      "With adaptive-bitrate: the lowest video bitrate to set (in kbit/s)", 50, 100000, 300, GST_PARAM_MUTABLE_READY),
-  RC_ENUM(RcRtmpReconnectSinkSettings, connection, "connection", "Connection", "State of the connection",
-      connection_type, RC_RTMP_STOPPED, STATUS),
-  RC_UINT(RcRtmpReconnectSinkSettings, reconnections, "reconnections", "Reconnections",
-      "Connections made again after one was lost, since the element started", 0, G_MAXUINT, 0, STATUS),
-};
-
-RC_DEFINE_TYPE(GstRtmpReconnectSink, RcRtmpReconnectSink, rc_rtmpreconnectsink, GST_TYPE_ELEMENT, properties,
+RC_DEFINE_TYPE(GstRtmpReconnectSink, RcRtmpReconnectSink, rc_rtmpreconnectsink, GST_TYPE_ELEMENT,
     rc_rtmpreconnectsink_state_new(), rc_no_interfaces)
-RC_PROPERTY_ACCESSORS(rc_rtmpreconnectsink_, RcRtmpReconnectSink, settings, properties)
-RC_SETTINGS_COPY(rc_rtmpreconnectsink, RcRtmpReconnectSink, properties)
-RC_SETTINGS_CLEAR(rc_rtmpreconnectsink, RcRtmpReconnectSink, properties)
 GST_ELEMENT_REGISTER_DEFINE(rtmpreconnectsink, "rtmpreconnectsink", GST_RANK_NONE, rc_rtmpreconnectsink_get_type())
-
-void rc_rtmpreconnectsink_publish(RcRtmpReconnectSink *self, RcRtmpConnection connection, guint reconnections) {
-  guint count = G_N_ELEMENTS(properties);
-  if (rc_properties_publish(self, &self->settings, properties, count, "connection", (gint)connection))
-    g_object_notify(G_OBJECT(self), "connection");
-  if (rc_properties_publish(self, &self->settings, properties, count, "reconnections", (gint)reconnections))
-    g_object_notify(G_OBJECT(self), "reconnections");
-}
 
 static RcRtmpStream stream_of(GstPad *pad) { return (RcRtmpStream)GPOINTER_TO_INT(gst_pad_get_element_private(pad)); }
 

@@ -9,7 +9,8 @@ typedef enum {
   RC_MIX_AVERAGE = 1,
 } RcMixMode;
 
-/* Element properties; guarded by the object lock, copied once per output buffer. */
+/* Element properties (DualMixerProperties.swift); guarded by the object lock, copied once per
+ * output buffer. */
 typedef struct {
   RcMixMode mix_mode;
   gboolean post_levels;
@@ -29,6 +30,7 @@ typedef struct {
   gint index; /* 0 app, 1 mic */
   /* The aggregator's own chain function, which queues a buffer for the aggregator thread. */
   GstPadChainFunction aggregator_chain;
+  void *state; /* NULL: the pad's streaming state is the mixer's (MixerInput) */
 } RcDualMixerPad;
 
 RC_CLASS_STRUCT(RcDualMixerPad, GstAggregatorPadClass);
@@ -44,8 +46,6 @@ RC_CLASS_STRUCT(RcDualMixer, GstAggregatorClass);
 
 GType rc_dualmixer_get_type(void);
 GType rc_dualmixer_pad_get_type(void);
-void rc_dualmixer_copy_settings(RcDualMixer *self, RcDualMixerSettings *out);
-void rc_dualmixer_pad_copy_settings(RcDualMixerPad *pad, RcDualMixerPadSettings *out);
 
 /* The aggregator's own chain function: queues `buffer` (taking it) for the aggregator thread. */
 GstFlowReturn rc_dualmixer_aggregator_chain(RcDualMixerPad *pad, GstBuffer *buffer);

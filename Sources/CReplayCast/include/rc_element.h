@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What every element (and pad) type of the plugin has in common, declared once: its GType
- * with finalize, its settings table and its Swift state; the standard lifecycle state change;
- * and registration. An element file then holds its pads, its property table, its vfuncs and
+ * with finalize, its properties (a Swift table) and its Swift state; the standard lifecycle
+ * state change; and registration. An element file then holds its pads, its vfuncs and
  * nothing else (docs/adding-an-element.md). */
 #ifndef RC_ELEMENT_H
 #define RC_ELEMENT_H
 
 #include "rc_gst.h"
-#include "rc_properties.h"
+#include "rc_compat.h"
 
 /* The class struct of a type that adds no class fields. */
 #define RC_CLASS_STRUCT(Type, ParentClass) typedef struct { ParentClass parent_class; } Type##Class
@@ -19,28 +19,40 @@ void rc_sink_pads_child_proxy(GType type);
 /* Releases any element's or pad's Swift state object (one export in Swift, SwiftState.swift). */
 void rc_state_release(void *state);
 
+/* Properties are declared in Swift (PropertyTable.swift): each type's file exports
+ * `const void *prefix_properties(void)`, its table, which these take. */
+void rc_properties_install(GObjectClass *klass, const void *table);
+void rc_properties_init(gpointer object, const void *table);
+void rc_properties_clear(gpointer object, const void *table);
+void rc_properties_set(gpointer object, const void *table, guint id, const GValue *value);
+void rc_properties_get(gpointer object, const void *table, guint id, GValue *value);
+
 /* Defines the GType `GstName` (GStreamer names instances after the type with "Gst" stripped:
  * GstVolumeMeter gives "volumemeter0") for the instance struct `Type`, which has a `settings`
- * struct described by the property table `table` and a `void *state` holding its Swift object.
- * `interfaces(type)` adds the type's interfaces (rc_no_interfaces, rc_sink_pads_child_proxy).
- * Written here: the G_DEFINE_TYPE, class_init
- * (prefix_set_property / prefix_get_property, which the file defines, e.g. with
- * RC_PROPERTY_ACCESSORS; the table installed; then prefix_class_setup), instance init
- * (settings at their defaults, then prefix_instance_setup, then `state = new_state`) and
- * finalize (state released, settings cleared: no instance owns more than these). */
-#define RC_DEFINE_TYPE(GstName, Type, prefix, PARENT_TYPE, table, new_state, interfaces)                \
+ * struct described by the Swift table prefix_properties() and a `void *state` holding its
+ * Swift object. `interfaces(type)` adds the type's interfaces (rc_no_interfaces,
+ * rc_sink_pads_child_proxy). Written here: the G_DEFINE_TYPE, class_init (the table's
+ * properties installed, then prefix_class_setup), instance init (settings at their defaults,
+ * then prefix_instance_setup, then `state = new_state`) and finalize (state released,
+ * settings cleared: no instance owns more than these). */
+#define RC_DEFINE_TYPE(GstName, Type, prefix, PARENT_TYPE, new_state, interfaces)                      \
   typedef Type GstName;                                                                                \
   typedef Type##Class GstName##Class;                                                                  \
+  const void *prefix##_properties(void);                                                               \
   static void prefix##_class_setup(Type##Class *klass);                                                \
   static void prefix##_instance_setup(Type *self);                                                     \
-  static void prefix##_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec); \
-  static void prefix##_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec);       \
   G_DEFINE_TYPE_WITH_CODE(GstName, prefix, PARENT_TYPE, interfaces(g_define_type_id))                  \
+  static void prefix##_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) { \
+    rc_properties_set(object, prefix##_properties(), id, value);                                       \
+  }                                                                                                    \
+  static void prefix##_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {     \
+    rc_properties_get(object, prefix##_properties(), id, value);                                       \
+  }                                                                                                    \
   static void prefix##_finalize(GObject *object) {                                                     \
     Type *self = (Type *)object;                                                                       \
     rc_state_release(self->state);                                                                     \
     self->state = NULL;                                                                                \
-    rc_properties_clear(&self->settings, table, G_N_ELEMENTS(table));                                  \
+    rc_properties_clear(self, prefix##_properties());                                                  \
     G_OBJECT_CLASS(prefix##_parent_class)->finalize(object);                                           \
   }                                                                                                    \
   static void prefix##_class_init(Type##Class *klass) {                                                \
@@ -48,24 +60,13 @@ void rc_state_release(void *state);
     gobject_class->set_property = prefix##_set_property;                                               \
     gobject_class->get_property = prefix##_get_property;                                               \
     gobject_class->finalize = prefix##_finalize;                                                       \
-    rc_properties_install(gobject_class, table, G_N_ELEMENTS(table));                                  \
+    rc_properties_install(gobject_class, prefix##_properties());                                       \
     prefix##_class_setup(klass);                                                                       \
   }                                                                                                    \
   static void prefix##_init(Type *self) {                                                              \
-    rc_properties_init(&self->settings, table, G_N_ELEMENTS(table));                                   \
+    rc_properties_init(self, prefix##_properties());                                                   \
     prefix##_instance_setup(self);                                                                     \
     self->state = (new_state);                                                                         \
-  }
-
-/* prefix_copy_settings: the settings copied under the object lock, for a streaming thread to
- * work on; prefix_settings_clear frees the strings of such a copy. */
-#define RC_SETTINGS_COPY(prefix, Type, table)                                                          \
-  void prefix##_copy_settings(Type *self, __typeof__(self->settings) *out) {                           \
-    rc_properties_copy(self, &self->settings, sizeof *out, table, G_N_ELEMENTS(table), out);           \
-  }
-#define RC_SETTINGS_CLEAR(prefix, Type, table)                                                         \
-  void prefix##_settings_clear(__typeof__(((Type *)0)->settings) *settings) {                          \
-    rc_properties_clear(settings, table, G_N_ELEMENTS(table));                                         \
   }
 
 /* The lifecycle of an element that is not a base class with start/stop of its own: start
@@ -100,5 +101,8 @@ gboolean rc_sink_caps_query(GstElement *element, GstPad *pad, GstQuery *query, R
  * refused with the reason posted (FALSE) or left to the base class (TRUE). */
 gboolean rc_transform_query_answered(GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
 gboolean rc_transform_accepts(GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps);
+/* Fills a GstBaseTransform class's query and accept_caps slots with the two above, each
+ * before the base class's own. */
+void rc_transform_negotiation(GstBaseTransformClass *klass);
 
 #endif

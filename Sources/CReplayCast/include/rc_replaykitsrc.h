@@ -40,7 +40,7 @@ typedef enum { RC_ACTION_PAUSE, RC_ACTION_RESUME, RC_ACTION_FINISH } RcBroadcast
 /* Property values. 0 (or NULL) in an override means "as the device profile says". Guarded by
  * the object lock; the streaming side takes a snapshot when the broadcast starts. */
 typedef struct {
-  gint device;               /* index into the profile list (rc_replaykitsrc_device_names) */
+  gint device;               /* index into the profile list (ReplayKitSource.device) */
   gint width, height;
   gchar *activity;
   RcMicMode mic;
@@ -76,12 +76,6 @@ RC_CLASS_STRUCT(RcReplayKitSrc, GstElementClass);
 
 GType rc_replaykitsrc_get_type(void);
 
-/* Snapshot of the settings; strings are copies the caller frees with rc_replaykitsrc_settings_clear. */
-void rc_replaykitsrc_copy_settings(RcReplayKitSrc *self, RcReplayKitSrcSettings *out);
-void rc_replaykitsrc_settings_clear(RcReplayKitSrcSettings *settings);
-
-/* The nick of a device enum value ("iphone-11-ios17"). */
-const gchar *rc_replaykitsrc_device_name(gint device);
 /* An event carrying the image-orientation tag (e.g. "rotate-90"). */
 GstEvent *rc_image_orientation_tag_event(const gchar *orientation);
 

@@ -57,9 +57,5 @@ typedef struct {
 RC_CLASS_STRUCT(RcRtmpReconnectSink, GstElementClass);
 
 GType rc_rtmpreconnectsink_get_type(void);
-void rc_rtmpreconnectsink_copy_settings(RcRtmpReconnectSink *self, RcRtmpReconnectSinkSettings *out);
-void rc_rtmpreconnectsink_settings_clear(RcRtmpReconnectSinkSettings *settings);
-/* Sets the read-only properties and notifies their watchers when they change. */
-void rc_rtmpreconnectsink_publish(RcRtmpReconnectSink *self, RcRtmpConnection connection, guint reconnections);
 
 #endif

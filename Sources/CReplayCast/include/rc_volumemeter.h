@@ -4,8 +4,8 @@
 
 #include "rc_element.h"
 
-/* Property values; the copy in the instance is guarded by the object lock, the streaming
- * thread works on a snapshot taken with rc_volumemeter_copy_settings. */
+/* Property values (VolumeMeterProperties.swift declares them); the copy in the instance is
+ * guarded by the object lock, the streaming thread works on a snapshot. */
 typedef struct {
   guint64 interval;       /* ns between messages */
   gboolean post_messages;  /* also the deprecated `message` property, as in level */
@@ -26,7 +26,6 @@ typedef struct {
 RC_CLASS_STRUCT(RcVolumeMeter, GstBaseTransformClass);
 
 GType rc_volumemeter_get_type(void);
-void rc_volumemeter_copy_settings(RcVolumeMeter *self, RcVolumeMeterSettings *out);
 
 /* What rc_volumemeter_write_audio_level did to a buffer. */
 typedef enum {

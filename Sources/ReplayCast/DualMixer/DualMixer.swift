@@ -91,8 +91,7 @@ final class DualMixer {
 
     /// An output buffer can go once its end, plus the resamplers' lookahead, has arrived.
     private func updateLatency(_ element: UnsafeMutablePointer<RcDualMixer>) {
-        var settings = RcDualMixerSettings()
-        rc_dualmixer_copy_settings(element, &settings)
+        let settings = Self.properties.settings(of: element)
         let latency = GstClockTime(settings.output_buffer_duration) + GstClockTime(inputs.map(\.lookahead).max() ?? 0)
         gst_aggregator_set_latency(rc_aggregator(element), latency, latency)
     }
@@ -213,8 +212,7 @@ final class DualMixer {
     }
 
     func aggregate(_ element: UnsafeMutablePointer<RcDualMixer>, timeout: Bool) -> GstFlowReturn {
-        var settings = RcDualMixerSettings()
-        rc_dualmixer_copy_settings(element, &settings)
+        let settings = Self.properties.settings(of: element)
         let t0 = self.t0(element, firstBuffer: nil)
         let bufferFrames = MixerInput.outputFrames(lasting: UInt64(settings.output_buffer_duration))
         ensureBus(bufferFrames)
@@ -289,8 +287,7 @@ final class DualMixer {
         var contributing = 0
         let copy = ChannelMapping(inputChannels: 2)
         for (index, input) in inputs.enumerated() {
-            var padSettings = RcDualMixerPadSettings()
-            rc_dualmixer_pad_copy_settings(pad(element, index), &padSettings)
+            let padSettings = Self.padProperties.settings(of: pad(element, index))
             var present = 0
             if let run = input.copy(from: start, to: end, into: scratch) {
                 present = run.present

@@ -38,7 +38,7 @@ struct BroadcastConfiguration {
     }
 
     init(_ s: RcReplayKitSrcSettings, element: UnsafeMutableRawPointer) throws(Failure) {
-        guard let name = rc_replaykitsrc_device_name(s.device).map({ String(cString: $0) }),
+        guard let name = ReplayKitSource.device.nick(of: s.device),
               let profile = DeviceProfile(named: name) else {
             throw Failure(description: "unknown device profile \(s.device)")
         }

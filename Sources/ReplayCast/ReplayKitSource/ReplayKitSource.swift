@@ -52,9 +52,10 @@ final class ReplayKitSource: Sendable {
     }
 
     func start() -> Bool {
-        var settings = RcReplayKitSrcSettings()
-        rc_replaykitsrc_copy_settings(element, &settings)
-        defer { rc_replaykitsrc_settings_clear(&settings) }
+        Self.properties.withSettings(of: element) { start($0) }
+    }
+
+    private func start(_ settings: RcReplayKitSrcSettings) -> Bool {
         var opened: BroadcastConfiguration?
         do {
             let configuration = try BroadcastConfiguration(settings, element: element)
@@ -136,10 +137,7 @@ final class ReplayKitSource: Sendable {
 
     /// `is-live` as set now; a running broadcast keeps the value it started with.
     private var settingsSayLive: Bool {
-        var settings = RcReplayKitSrcSettings()
-        rc_replaykitsrc_copy_settings(element, &settings)
-        defer { rc_replaykitsrc_settings_clear(&settings) }
-        return settings.is_live != 0
+        Self.properties.withSettings(of: element) { $0.is_live != 0 }
     }
 
     /// The broadcast is taken out under the lock and released after it.
@@ -243,12 +241,6 @@ final class ReplayKitSource: Sendable {
 @_cdecl("rc_replaykitsrc_state_new")
 func replayKitSourceNew(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> UnsafeMutableRawPointer {
     Unmanaged.passRetained(ReplayKitSource(element: element)).toOpaque()
-}
-
-@_cdecl("rc_replaykitsrc_accept_string")
-func replayKitSourceAcceptString(_ element: UnsafeMutablePointer<RcReplayKitSrc>, _ property: UnsafePointer<gchar>,
-                                 _ text: UnsafePointer<gchar>?) -> gboolean {
-    ReplayKitSource.of(element).accept(text.map { String(cString: $0) } ?? "", for: String(cString: property)) ? 1 : 0
 }
 
 @_cdecl("rc_replaykitsrc_open")

@@ -144,7 +144,7 @@ final class ConnectionThread {
         everAccepted = true
         attempt = 0
         adaptation?.restart()
-        rc_rtmpreconnectsink_publish(element, RC_RTMP_CONNECTED, reconnections)
+        RtmpReconnectSink.publish(element, RC_RTMP_CONNECTED, reconnections)
     }
 
     private func checkDeadlines() {
@@ -176,7 +176,7 @@ final class ConnectionThread {
         accepted = false
         let requestKeyframe = gate.withLock { $0.open(.connecting) }
         if requestKeyframe { self.requestKeyframe() }
-        rc_rtmpreconnectsink_publish(element, RC_RTMP_CONNECTING, reconnections)
+        RtmpReconnectSink.publish(element, RC_RTMP_CONNECTING, reconnections)
         DebugLog.rtmpreconnectsink.debug(element, "attempt \(attempt): connecting to \(location)")
     }
 
@@ -228,7 +228,7 @@ final class ConnectionThread {
         RtmpMessages.reconnecting(element, location: location, attempt: attempt, delay: delay, retries: policy.retries,
                                   reason: text)
         retryAt = now + delay
-        rc_rtmpreconnectsink_publish(element, RC_RTMP_WAITING, reconnections)
+        RtmpReconnectSink.publish(element, RC_RTMP_WAITING, reconnections)
     }
 
     /// Gives up: posts the error; data is dropped from now on, and EOS still ends the element.
@@ -236,7 +236,7 @@ final class ConnectionThread {
         close()
         retryAt = nil
         rc_element_error_resource(element, code, text, details)
-        rc_rtmpreconnectsink_publish(element, RC_RTMP_FAILED, reconnections)
+        RtmpReconnectSink.publish(element, RC_RTMP_FAILED, reconnections)
     }
 
     /// Every stream ended: EOS is the element's, once the server has it (or could not get it).

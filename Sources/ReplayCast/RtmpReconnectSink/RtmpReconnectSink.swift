@@ -16,10 +16,7 @@ final class RtmpReconnectSink {
     }
 
     static func settings(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> RtmpSettings {
-        var raw = RcRtmpReconnectSinkSettings()
-        rc_rtmpreconnectsink_copy_settings(element, &raw)
-        defer { rc_rtmpreconnectsink_settings_clear(&raw) }
-        return RtmpSettings(raw)
+        properties.withSettings(of: element) { RtmpSettings($0) }
     }
 
     /// A request pad and the source pad that feeds its stream to the current connection.
@@ -77,7 +74,7 @@ final class RtmpReconnectSink {
         worker = nil
         for pad in Self.pads(element) { gst_pad_set_active(pad.out, 0) }
         gate.withLock { $0.reset(streams: [], keep: false, keepDuration: 0) }
-        rc_rtmpreconnectsink_publish(element, RC_RTMP_STOPPED, 0)
+        RtmpReconnectSink.publish(element, RC_RTMP_STOPPED, 0)
     }
 
     /// PAUSED → PLAYING (true) and back: an EOS that is due is posted on entering PLAYING.

@@ -38,8 +38,7 @@ final class VolumeMeter {
     }
 
     func settings(_ element: UnsafeMutablePointer<RcVolumeMeter>, rate: Int) -> Settings {
-        var raw = RcVolumeMeterSettings()
-        rc_volumemeter_copy_settings(element, &raw)
+        let raw = Self.properties.settings(of: element)
         let intervalFrames = Int(Timebase.count(inNanoseconds: UInt64(raw.interval), atRate: UInt64(rate), .nearest))
         return Settings(meter: LevelMeter.Settings(intervalFrames: intervalFrames, peakTTLNanoseconds: UInt64(raw.peak_ttl),
                                                    peakFalloff: raw.peak_falloff, loudness: raw.loudness != 0),
