@@ -132,10 +132,16 @@ public struct UplinkSchedule: Sendable, Equatable {
         self.steps = steps
     }
 
+    /// The decimal (SI) multiples of a bit rate, largest first: how a schedule writes them, and
+    /// how `format` prints them.
+    private static let units: [(scale: UInt64, schedule: String, printed: String)] = {
+        let kilo: UInt64 = 1000
+        return [(kilo * kilo * kilo, "gbit", "Gb/s"), (kilo * kilo, "mbit", "Mb/s"), (kilo, "kbit", "kb/s"), (1, "bit", "b/s")]
+    }()
+
     /// `4mbit`, `600kbit`, `1.5mbit`, `8bit` in bits per second; nil when not a rate.
     static func bitsPerSecond(_ text: Substring) -> UInt64? {
-        let units: [(String, UInt64)] = [("gbit", 1_000_000_000), ("mbit", 1_000_000), ("kbit", 1000), ("bit", 1)]
-        guard let (suffix, scale) = units.first(where: { text.hasSuffix($0.0) }) else { return nil }
+        guard let (scale, suffix, _) = units.first(where: { text.hasSuffix($0.schedule) }) else { return nil }
         let number = text.dropLast(suffix.count)
         let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let digits = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }
@@ -153,7 +159,7 @@ public struct UplinkSchedule: Sendable, Equatable {
 
     /// "4 Mb/s", "600 kb/s", "1.5 Mb/s", "8 b/s".
     public static func format(bitsPerSecond bits: UInt64) -> String {
-        for (scale, unit) in [(UInt64(1_000_000_000), "Gb/s"), (1_000_000, "Mb/s"), (1000, "kb/s")] where bits >= scale {
+        for (scale, _, unit) in units.dropLast() where bits >= scale {
             let hundredths = bits * 100 / scale
             let text = hundredths % 100 == 0 ? "\(hundredths / 100)" : hundredths % 10 == 0
                 ? "\(hundredths / 100).\(hundredths / 10 % 10)" : "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
