@@ -90,4 +90,57 @@ import Testing
                 "compositor: \(peer.map(\.size)) \(peer.map(\.luma)), ours: \(ours.map(\.luma))")
         #expect(ours.map(\.luma) == [80, 80, 80, 160, 160, 48, 48, 48, 48], "each frame from its main picture: \(ours.map(\.luma))")
     }
+
+    /// The picture size changes in the middle of a broadcast (the encoder starts again with a
+    /// new SPS and PPS, so the stream's codec_data changes): the recording on a real
+    /// nginx-rtmp has every frame at its size, as flvmux ! rtmp2sink's does, on one
+    /// connection.
+    @Test func rtmpreconnectsinkSendsTheNewPictureSizeAsRtmp2sinkDoes() throws {
+        let server = try RtmpServer()
+        defer { server.stop() }
+        func publish(_ name: String, _ output: String) throws -> PipelineRun {
+            let description = "videotestsrc num-buffers=90 name=src ! video/x-raw,framerate=30/1 ! videoscale "
+                + "! capsfilter name=size caps=video/x-raw,width=64,height=48 "
+                + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse ! el.video "
+                + output.replacingOccurrences(of: "URL", with: server.url(name))
+            return try PipelineRun.run(description, prepare: { pipeline in
+                let source = gst_bin_get_by_name(rc_bin(pipeline), "src")!, size = gst_bin_get_by_name(rc_bin(pipeline), "size")!
+                // The pipeline keeps the capsfilter while the probe can run; an address is Sendable.
+                let filter = UInt(bitPattern: size)
+                gst_object_unref(size)
+                defer { gst_object_unref(source) }
+                let pad = gst_element_get_static_pad(source, "src")!
+                defer { gst_object_unref(pad) }
+                let frames = Locked(0)
+                PadProbe.add(to: pad, GST_PAD_PROBE_TYPE_BUFFER) { _, _ in
+                    if frames.withLock({ $0 += 1; return $0 }) == 46 {
+                        ObjectProperties.set(UnsafeMutableRawPointer(bitPattern: filter)!, "caps",
+                                             caps: "video/x-raw,width=128,height=96")
+                    }
+                }
+            })
+        }
+        let ours = try publish("ours", "rtmpreconnectsink name=el location=URL")
+        let peer = try publish("peer", "flvmux name=el streamable=true ! rtmp2sink location=URL")
+        server.stop()
+        for (name, run) in [("ours", ours), ("peer", peer)] {
+            #expect(run.reachedEOS && run.error == nil, "\(name): \(String(describing: run.error))")
+        }
+        #expect(ours.messages(from: "el", named: "rtmp-connected").count == 1)
+        #expect(ours.messages(from: "el", named: "rtmp-disconnected").isEmpty, "one connection throughout")
+        let sizes = try ["ours", "peer"].map { name in
+            let probe = try runCommand("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                            "frame=width,height", "-of", "csv=p=0", server.recording(name).path])
+            // One line per frame ("64,48"); side data adds lines without a size.
+            return probe.output.split(separator: "\n").compactMap { line -> String? in
+                let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                guard fields.count >= 2, Int(fields[0]) != nil, Int(fields[1]) != nil else { return nil }
+                return "\(fields[0])x\(fields[1])"
+            }
+        }
+        let expected = Array(repeating: "64x48", count: 45) + Array(repeating: "128x96", count: 45)
+        #expect(sizes[0] == expected, "ours: \(sizes[0].count) frames, \(Set(sizes[0]))")
+        #expect(sizes[0] == sizes[1], "rtmp2sink's recording: \(sizes[1].count) frames")
+    }
 }
+
