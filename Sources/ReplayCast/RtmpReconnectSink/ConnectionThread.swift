@@ -24,6 +24,9 @@ final class ConnectionThread {
     private var lostAt: GstClockTime?
     private var retryAt: GstClockTime?
     private var endDeadline: GstClockTime?
+    /// Every stream ended while the data was being kept for a connection under way: it goes,
+    /// then the end of each stream, once the server accepts the stream.
+    private var keptEndsTheStream = false
     /// With adaptive-bitrate, once an encoder was found upstream.
     private var adaptation: BitrateAdaptation?
     private var encoder: VideoEncoder?
@@ -104,8 +107,16 @@ final class ConnectionThread {
             case .live:
                 connection?.makeLeaky()
             case .ended:
-                if connection != nil && gate.withLock({ $0.pushing }) {
+                let (pushing, kept) = gate.withLock { ($0.pushing, !$0.kept.isEmpty) }
+                if connection != nil && pushing {
                     endDeadline = Self.monotonic() + Self.endTimeout
+                } else if kept && (connection != nil || retryAt != nil) {
+                    // A short stream can end before its first connection is made: what was
+                    // kept is the whole stream then, and must not be lost.
+                    keptEndsTheStream = true
+                    endDeadline = Self.monotonic() + Self.endTimeout
+                    DebugLog.rtmpreconnectsink.debug(element, "every stream ended while connecting: what was kept goes "
+                                                     + "once \(location) accepts the stream")
                 } else {
                     finish()
                 }
@@ -145,6 +156,30 @@ final class ConnectionThread {
         attempt = 0
         adaptation?.restart()
         RtmpReconnectSink.publish(element, RC_RTMP_CONNECTED, reconnections)
+        if keptEndsTheStream { sendKeptAndEnd() }
+    }
+
+    /// The streams ended while their data was kept, so no streaming thread will push it: this
+    /// thread does, in time order across the streams, each stream's end right after its last
+    /// buffer (the muxer takes a buffer only once every stream has one or has ended).
+    private func sendKeptAndEnd() {
+        keptEndsTheStream = false
+        var kept = gate.withLock { gate in pads.map { gate.kept.takeWithTimes(Int($0.stream.rawValue)) } }
+        var sent = 0
+        let outs = pads.map { RtmpReconnectSink.outpad(element, $0.stream) }
+        defer { outs.forEach { if let out = $0 { gst_object_unref(out) } } }
+        for (index, out) in outs.enumerated() where kept[index].isEmpty {
+            if let out { _ = gst_pad_push_event(out, gst_event_new_eos()) }
+        }
+        while let index = kept.indices.filter({ !kept[$0].isEmpty })
+            .min(by: { (kept[$0][0].time ?? 0) < (kept[$1][0].time ?? 0) }) {
+            let buffer = kept[index].removeFirst().buffer
+            // A pad released meanwhile has no connection pad: its buffers go nowhere.
+            guard let out = outs[index] else { gst_buffer_unref(buffer); continue }
+            if gst_pad_push(out, buffer) == GST_FLOW_OK { sent += 1 }
+            if kept[index].isEmpty { _ = gst_pad_push_event(out, gst_event_new_eos()) }
+        }
+        DebugLog.rtmpreconnectsink.info(element, "sent the \(sent) buffers kept while connecting, then the end of the stream")
     }
 
     private func checkDeadlines() {

@@ -6,32 +6,42 @@ import CReplayCast
 /// send first once the next connection is accepted. Video is kept from a keyframe and trimmed
 /// by whole keyframe intervals so that what is sent always decodes; audio older than the
 /// oldest kept video goes too. Holds a reference to every buffer it keeps.
+///
+/// Times are running times: streams are compared with each other, and each has a segment of
+/// its own (x264enc's starts at 1000 hours, an audio encoder's at 0).
 struct KeptMedia: ~Copyable {
-    private var streams: [[UnsafeMutablePointer<GstBuffer>]] = [[], []]
+    struct Kept {
+        let buffer: UnsafeMutablePointer<GstBuffer>
+        /// Running time of its DTS when set (decoding order), else of its PTS.
+        let time: GstClockTime?
+    }
+
+    private var streams: [[Kept]] = [[], []]
 
     var isEmpty: Bool { streams.allSatisfy(\.isEmpty) }
     func count(_ stream: Int) -> Int { streams[stream].count }
-    var videoStartsWithKeyframe: Bool { streams[0].first.map { !Self.isDelta($0) } ?? false }
+    var videoStartsWithKeyframe: Bool { streams[0].first.map { !Self.isDelta($0.buffer) } ?? false }
 
     /// Keeps `buffer` (taking the reference) and drops what falls out of `duration` before
-    /// the newest timestamp; returns how many buffers were dropped.
-    mutating func keep(_ buffer: UnsafeMutablePointer<GstBuffer>, stream: Int, duration: GstClockTime, hasVideo: Bool) -> Int {
+    /// the newest time; returns how many buffers were dropped.
+    mutating func keep(_ buffer: UnsafeMutablePointer<GstBuffer>, at time: GstClockTime?, stream: Int,
+                       duration: GstClockTime, hasVideo: Bool) -> Int {
         if stream == 0 && streams[0].isEmpty && Self.isDelta(buffer) {
             gst_buffer_unref(buffer)
             return 1
         }
-        streams[stream].append(buffer)
+        streams[stream].append(Kept(buffer: buffer, time: time))
         var dropped = 0
-        if let newest = Self.time(buffer), newest >= duration {
+        if let newest = time, newest >= duration {
             let limit = newest - duration
             dropped += trimVideo(before: limit)
         }
-        let audioLimit: GstClockTime? = hasVideo ? streams[0].first.flatMap(Self.time) : nil
-        if hasVideo && streams[0].isEmpty {
-            dropped += dropAll(1)
-        } else if let audioLimit {
+        // Audio that came before any video keyframe waits for one (an audio encoder's first
+        // output often arrives before the video encoder's, for the same instant), within
+        // `duration`; the first kept keyframe then trims what is older than it.
+        if let audioLimit = hasVideo ? streams[0].first?.time : nil {
             dropped += trimAudio(before: audioLimit)
-        } else if let newest = Self.time(buffer), newest >= duration {
+        } else if let newest = time, newest >= duration {
             dropped += trimAudio(before: newest - duration)
         }
         return dropped
@@ -39,21 +49,25 @@ struct KeptMedia: ~Copyable {
 
     /// Hands over what was kept for `stream`, oldest first (the caller owns the references).
     mutating func take(_ stream: Int) -> [UnsafeMutablePointer<GstBuffer>] {
+        takeWithTimes(stream).map(\.buffer)
+    }
+
+    mutating func takeWithTimes(_ stream: Int) -> [Kept] {
         defer { streams[stream].removeAll() }
         return streams[stream]
     }
 
     mutating func clear() { _ = dropAll(0); _ = dropAll(1) }
 
-    deinit { for stream in streams { stream.forEach { gst_buffer_unref($0) } } }
+    deinit { for stream in streams { stream.forEach { gst_buffer_unref($0.buffer) } } }
 
     /// Drops whole keyframe intervals from the front while the oldest starts before `limit`
     /// (an interval longer than the whole duration stays: video is only cut at keyframes).
     private mutating func trimVideo(before limit: GstClockTime) -> Int {
         var dropped = 0
-        while let start = streams[0].first.flatMap(Self.time), start < limit,
-              let next = streams[0].dropFirst().firstIndex(where: { !Self.isDelta($0) }) {
-            streams[0][..<next].forEach { gst_buffer_unref($0) }
+        while let start = streams[0].first?.time, start < limit,
+              let next = streams[0].dropFirst().firstIndex(where: { !Self.isDelta($0.buffer) }) {
+            streams[0][..<next].forEach { gst_buffer_unref($0.buffer) }
             streams[0].removeFirst(next)
             dropped += next
         }
@@ -61,14 +75,14 @@ struct KeptMedia: ~Copyable {
     }
 
     private mutating func trimAudio(before limit: GstClockTime) -> Int {
-        let old = streams[1].prefix { (Self.time($0) ?? limit) < limit }.count
-        streams[1][..<old].forEach { gst_buffer_unref($0) }
+        let old = streams[1].prefix { ($0.time ?? limit) < limit }.count
+        streams[1][..<old].forEach { gst_buffer_unref($0.buffer) }
         streams[1].removeFirst(old)
         return old
     }
 
     private mutating func dropAll(_ stream: Int) -> Int {
-        defer { streams[stream].forEach { gst_buffer_unref($0) }; streams[stream].removeAll() }
+        defer { streams[stream].forEach { gst_buffer_unref($0.buffer) }; streams[stream].removeAll() }
         return streams[stream].count
     }
 
@@ -76,9 +90,12 @@ struct KeptMedia: ~Copyable {
         buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue != 0
     }
 
-    /// DTS when set (decoding order), else PTS.
-    static func time(_ buffer: UnsafeMutablePointer<GstBuffer>) -> GstClockTime? {
+    /// The running time of the buffer's DTS when set (decoding order), else of its PTS, in
+    /// `segment`; nil without a time, or outside the segment.
+    static func time(_ buffer: UnsafeMutablePointer<GstBuffer>, in segment: UnsafePointer<GstSegment>) -> GstClockTime? {
         let t = buffer.pointee.dts.isValid ? buffer.pointee.dts : buffer.pointee.pts
-        return t.isValid ? t : nil
+        guard t.isValid else { return nil }
+        let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, t)
+        return running.isValid ? running : nil
     }
 }

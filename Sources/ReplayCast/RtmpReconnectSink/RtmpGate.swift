@@ -32,6 +32,8 @@ struct RtmpGate: ~Copyable {
     /// Set by the state changes PAUSED → PLAYING and back.
     var playing = false
     var kept = KeptMedia()
+    /// Each stream's segment, for the running times of what is kept.
+    var segments = [GstSegment](repeating: GstSegment(), count: 2)
     /// Buffers dropped since the last connection was lost (or since start).
     var dropped: GstClockTime = 0
 
@@ -58,7 +60,8 @@ struct RtmpGate: ~Copyable {
 
     private mutating func hold(_ buffer: UnsafeMutablePointer<GstBuffer>, stream: Int) -> Admission {
         if keep && phase != .connected && !ended.contains(stream) {
-            dropped += GstClockTime(kept.keep(buffer, stream: stream, duration: keepDuration, hasVideo: hasVideo))
+            let time = withUnsafePointer(to: &segments[stream]) { KeptMedia.time(buffer, in: $0) }
+            dropped += GstClockTime(kept.keep(buffer, at: time, stream: stream, duration: keepDuration, hasVideo: hasVideo))
         } else {
             gst_buffer_unref(buffer)
             dropped += 1
@@ -87,6 +90,7 @@ struct RtmpGate: ~Copyable {
         eosSeqnum = nil
         finished = false
         kept.clear()
+        for stream in segments.indices { gst_segment_init(&segments[stream], GST_FORMAT_TIME) }
         dropped = 0
     }
 }

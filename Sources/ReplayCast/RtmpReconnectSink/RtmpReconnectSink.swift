@@ -150,6 +150,10 @@ final class RtmpReconnectSink {
             if pushing, let out { _ = gst_pad_push_event(out, event) } else { gst_event_unref(event) }
             if allEnded { worker?.allStreamsEnded() }
             return true
+        case GST_EVENT_SEGMENT:
+            var segment: UnsafePointer<GstSegment>?
+            gst_event_parse_segment(event, &segment)
+            if let segment { gate.withLock { $0.segments[index] = segment.pointee } }
         case GST_EVENT_FLUSH_STOP:
             gate.withLock { gate in
                 gate.ended.remove(index)
