@@ -6,6 +6,7 @@ ratio is also computed from callgrind instruction counts, which are deterministi
 the marginal count between an N-buffer and a 2N-buffer run, which leaves out start-up costs
 (loading a plugin, building the pipeline) that a long stream does not pay again."""
 import argparse
+import contextlib
 import os
 import platform
 import re
@@ -13,15 +14,50 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from cases import CASES  # noqa: E402
 
 
+# What a case's pipelines may name besides {n}: {url}, the RTMP server of a case with
+# "server": "rtmp".
+FIELDS = {}
+
+
 def text(pipeline, n):
     """A case's pipeline for n buffers: a format string with {n}, or a function of n."""
-    return pipeline(n) if callable(pipeline) else pipeline.format(n=n)
+    return pipeline(n) if callable(pipeline) else pipeline.format(n=n, **FIELDS)
+
+
+@contextlib.contextmanager
+def server(kind):
+    """A real nginx-rtmp on 127.0.0.1 for the case (scripts/rtmp-server), recording into a
+    folder of its own, while the case runs; nothing for a case without a server."""
+    if kind is None:
+        yield
+        return
+    assert kind == "rtmp", kind
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "rtmp-server")
+    port = 21935
+    with tempfile.TemporaryDirectory(prefix="bench-rtmp-") as recordings:
+        subprocess.run([script, "start", str(port), recordings], check=True, stdout=subprocess.DEVNULL)
+        FIELDS["url"] = f"rtmp://127.0.0.1:{port}/live"
+        try:
+            yield recordings
+        finally:
+            del FIELDS["url"]
+            subprocess.run([script, "stop", str(port)], check=True, stdout=subprocess.DEVNULL)
+
+
+def recorded_frames(recordings, name):
+    """Video frames in the server's recording of stream `name` (its last run): a publisher
+    that sent less would look cheaper than it is."""
+    probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                            "stream=nb_read_frames", "-of", "csv=p=0", os.path.join(recordings, f"{name}.flv")],
+                           capture_output=True, text=True)
+    return probe.stdout.strip() or probe.stderr.strip()
 
 
 def launch(pipeline, n):
@@ -64,7 +100,7 @@ def machine():
     return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, {gst}"
 
 
-def run_case(case, runs, use_callgrind):
+def run_case(case, runs, use_callgrind, recordings=None):
     # A peer outside GStreamer (ffmpeg) brings its own baseline: the same command without it.
     kinds = ("ours", "peer", "baseline") + (("peer_baseline",) if "peer_baseline" in case else ())
     peer_base = "peer_baseline" if "peer_baseline" in case else "baseline"
@@ -85,7 +121,12 @@ def run_case(case, runs, use_callgrind):
     print(f"   own cost: ours {own_ours * 1000:.0f} ms, peer {own_peer * 1000:.0f} ms -> own-cost ratio (wall) {wall_ratio:.2f}")
     print(f"   own cost per buffer: ours {own_ours / n * 1000:.3f} ms, peer {own_peer / n * 1000:.3f} ms")
     result = {"wall": wall_ratio}
-    if use_callgrind:
+    if recordings:
+        print(f"   recorded video frames (last run): ours {recorded_frames(recordings, 'ours')}, "
+              f"peer {recorded_frames(recordings, 'peer')}, of {n}")
+    if use_callgrind and case.get("callgrind_buffers") is None:
+        print(f"   callgrind: not for this case ({case['no_callgrind']})")
+    elif use_callgrind:
         m = case["callgrind_buffers"]
         counts = {k: (instructions(case[k], m), instructions(case[k], 2 * m)) for k in kinds}
         marginal = {k: (b - a) / m for k, (a, b) in counts.items()}
@@ -116,7 +157,8 @@ def main():
     print(f"# ReplayCast bench, {time.strftime('%Y-%m-%d %H:%M')}")
     print(f"# machine: {machine()}")
     for case in selected:
-        run_case(case, args.runs, not args.no_callgrind)
+        with server(case.get("server")) as recordings:
+            run_case(case, args.runs, not args.no_callgrind, recordings)
 
 
 main()
