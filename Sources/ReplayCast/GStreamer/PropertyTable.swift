@@ -15,11 +15,14 @@ class AnyPropertyTable: @unchecked Sendable {
     let specs: [PropertySpec]
     /// Where the settings struct is in the instance.
     let settingsOffset: Int
+    /// Where the strings are in the settings struct: what a copy duplicates and a clear frees.
+    let stringOffsets: [Int]
     private let accept: Hook<Bool>?
     private let didSet: Hook<Void>?
 
     init(specs: [PropertySpec], settingsOffset: Int, accept: Hook<Bool>?, didSet: Hook<Void>?) {
         (self.specs, self.settingsOffset, self.accept, self.didSet) = (specs, settingsOffset, accept, didSet)
+        stringOffsets = specs.compactMap { if case .string = $0.value { $0.offset } else { nil } }
     }
 
     /// For C: the table lives as long as the process (each is a `static let`).
@@ -57,8 +60,7 @@ class AnyPropertyTable: @unchecked Sendable {
 
     /// Frees the strings of a settings struct: an instance's at finalize, or a copy's.
     func clear(settings: UnsafeMutableRawPointer) {
-        for spec in specs {
-            guard case .string = spec.value, let offset = spec.offset else { continue }
+        for offset in stringOffsets {
             let at = settings + offset
             g_free(at.load(as: UnsafeMutableRawPointer?.self))
             at.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
@@ -143,12 +145,8 @@ final class PropertyTable<Instance, Settings>: AnyPropertyTable, @unchecked Send
     /// A copy of the settings taken under the object lock, for a table without strings
     /// (nothing to free; `withSettings` otherwise).
     func settings(of object: UnsafeMutablePointer<Instance>) -> Settings {
-        precondition(!hasStrings, "a copy with strings is taken with withSettings, which frees them")
+        precondition(stringOffsets.isEmpty, "a copy with strings is taken with withSettings, which frees them")
         return copy(of: object)
-    }
-
-    private var hasStrings: Bool {
-        specs.contains { if case .string = $0.value { true } else { false } }
     }
 
     private func copy(of object: UnsafeMutablePointer<Instance>) -> Settings {
@@ -156,8 +154,7 @@ final class PropertyTable<Instance, Settings>: AnyPropertyTable, @unchecked Send
         rc_object_lock(raw)
         var copy = (raw + settingsOffset).load(as: Settings.self)
         withUnsafeMutableBytes(of: &copy) { bytes in
-            for spec in specs {
-                guard case .string = spec.value, let offset = spec.offset else { continue }
+            for offset in stringOffsets {
                 let at = bytes.baseAddress! + offset
                 at.storeBytes(of: g_strdup(at.load(as: UnsafePointer<gchar>?.self)), as: UnsafeMutablePointer<gchar>?.self)
             }
