@@ -116,12 +116,14 @@ CASES = [
     },
     {
         "name": "rtmpreconnectsink",
-        "what": ("rtmpreconnectsink vs flvmux ! rtmp2sink (what it publishes through), 320x240 H.264 to nginx-rtmp on "
-                 "127.0.0.1; while-disconnected=keep, so what arrives before the connection is sent too"),
+        "what": ("rtmpreconnectsink vs queue ! flvmux ! rtmp2sink (what it publishes through, its queue included), "
+                 "320x240 H.264 to nginx-rtmp on 127.0.0.1; while-disconnected=keep, so what arrives before the "
+                 "connection is sent too"),
         "server": "rtmp",
         "ours": (H264_240P + " ! rtmpreconnectsink location={url}/ours while-disconnected=keep "
                  "buffer-duration=3600000000000"),
-        "peer": H264_240P + " ! flvmux streamable=true ! rtmp2sink location={url}/peer sync=false",
+        "peer": (H264_240P + " ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=5000000000 "
+                 "! flvmux streamable=true ! rtmp2sink location={url}/peer sync=false async=false"),
         "baseline": H264_240P + " ! fakesink sync=false",
         "buffers": 9000,           # 5 minutes of video
         "callgrind_buffers": None,

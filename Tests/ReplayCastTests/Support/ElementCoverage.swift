@@ -52,8 +52,6 @@ enum ElementCoverage {
         "rtmpreconnectsink": [
             .flushingSeek: "a live publisher has no stream position to seek back to; the flushes a seek sends reach it in "
                 + "FlushBurst (rtmpreconnectsinkKeepsTakingAndEnds)",
-            .bench: "not measured yet: its peer rtmp2sink's cost is the connection and the server, so a same-run ratio "
-                + "needs nginx-rtmp beside bench/bench.py",
         ],
     ]
 }
