@@ -110,9 +110,10 @@ final class ConnectionThread {
                 let (pushing, kept) = gate.withLock { ($0.pushing, !$0.kept.isEmpty) }
                 if connection != nil && pushing {
                     endDeadline = Self.monotonic() + Self.endTimeout
-                } else if kept && (connection != nil || retryAt != nil) {
+                } else if kept && connection != nil {
                     // A short stream can end before its first connection is made: what was
-                    // kept is the whole stream then, and must not be lost.
+                    // kept is the whole stream then, and must not be lost. (Between attempts
+                    // the element ends at once: the next one may be retry-max-delay away.)
                     keptEndsTheStream = true
                     endDeadline = Self.monotonic() + Self.endTimeout
                     DebugLog.rtmpreconnectsink.debug(element, "every stream ended while connecting: what was kept goes "
