@@ -16,17 +16,12 @@ import os
 import subprocess
 import sys
 
+from checks import check, failures
+
 cli, scratch = sys.argv[1], os.path.join(sys.argv[2], "adaptive_bitrate")
 here = os.path.dirname(os.path.abspath(__file__))
 SCHEDULE = "0s:rate=4mbit; 15s:rate=800kbit; 45s:rate=4mbit"
 SECONDS = 60
-failures = []
-
-
-def check(what, ok, detail=""):
-    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
-    if not ok:
-        failures.append(what)
 
 
 def start(adaptive):

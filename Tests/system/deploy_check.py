@@ -14,17 +14,12 @@ import tempfile
 
 import yaml
 
+from checks import check, failures
+
 cli, prefix, tools = sys.argv[1], sys.argv[2], sys.argv[3]
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 job_path = os.path.join(root, "deploy", "swarm-job.yaml")
 validate = os.path.join(tools, "bin", "kubernetes-validate")
-failures = []
-
-
-def check(what, ok, detail=""):
-    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
-    if not ok:
-        failures.append(what)
 
 
 for version in ("1.29.0", "1.37.0"):

@@ -17,14 +17,7 @@ import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
-
-failures = []
-
-
-def check(what, ok, detail=""):
-    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
-    if not ok:
-        failures.append(what)
+from checks import check, failures  # noqa: E402
 
 
 folder = tempfile.mkdtemp(prefix="replaycast-files-")

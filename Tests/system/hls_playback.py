@@ -44,6 +44,8 @@ import threading
 import time
 import urllib.parse
 
+from checks import check, failures
+
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -74,15 +76,6 @@ return Array.from(document.querySelectorAll('[data-meter]')).map(e => [
   e.getAttribute('data-meter'), e.textContent.trim(), e.style.width || '',
   Math.round(e.getBoundingClientRect().width * 10) / 10]);
 """
-
-failures = []
-
-
-def check(what, ok, detail=""):
-    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}", flush=True)
-    if not ok:
-        failures.append(what)
-    return ok
 
 
 class Chromium:

@@ -23,17 +23,12 @@ import sys
 import time
 from xml.etree import ElementTree
 
+from checks import check, failures
+
 cli, scratch = sys.argv[1], sys.argv[2]
 COUNT, SECONDS, SEED, GOP, FPS = 8, 14, 5, 30, 15
 # The plan's pauses fall in 30-55 % of the run; the restart comes after them.
 STAT_AT, RESTART_AT = 3, 8.5
-failures = []
-
-
-def check(what, ok, detail=""):
-    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
-    if not ok:
-        failures.append(what)
 
 
 def free_port():

@@ -14,15 +14,9 @@ import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
+from checks import check, failures  # noqa: E402
 
 cli = sys.argv[1]
-failures = []
-
-
-def check(what, ok, detail=""):
-    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
-    if not ok:
-        failures.append(what)
 
 
 def nanoseconds(cm_time):

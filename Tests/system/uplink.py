@@ -12,15 +12,10 @@ import re
 import subprocess
 import sys
 
+from checks import check, failures
+
 cli = sys.argv[1]
 probe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "uplink_probe.py")
-failures = []
-
-
-def check(what, ok, detail=""):
-    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
-    if not ok:
-        failures.append(what)
 
 
 result = subprocess.run([cli, "uplink", "--port", "47001", "--schedule", "0s:rate=4mbit; 3s:rate=800kbit; 6s:down; 8s:up",
