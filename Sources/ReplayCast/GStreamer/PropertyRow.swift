@@ -18,8 +18,8 @@ struct PropertyFlags: OptionSet, Sendable {
     init(rawValue: UInt32) { self.rawValue = rawValue }
     private init(bits: some BinaryInteger) { rawValue = UInt32(truncatingIfNeeded: bits) }
 
-    /// The GParamFlags of the param spec: access, static strings (every string is interned)
-    /// and these.
+    /// The GParamFlags of the param spec: access, static strings (each of the spec's strings
+    /// lives as long as the class) and these.
     var paramFlags: GParamFlags {
         let access = contains(.status) ? UInt32(truncatingIfNeeded: RC_PARAM_READABLE)
                                        : UInt32(truncatingIfNeeded: RC_PARAM_READWRITE)

@@ -44,6 +44,9 @@ final class ScreenFrames: @unchecked Sendable {
         var serial: UInt64 = 0
         var orientation: VideoOrientation?
         var counts = Counts()
+
+        /// The video stream has no reason to wait on: a picture, the end, or a stop.
+        var videoMayGoOn: Bool { !frames.isEmpty || ended || stopping || interrupted }
     }
 
     /// What happened to the file's pictures, for the log.
@@ -205,7 +208,7 @@ final class ScreenFrames: @unchecked Sendable {
 
     /// Waits up to `microseconds` for a picture or the end.
     func waitForFrame(microseconds: Int) {
-        state.wait(until: { !$0.frames.isEmpty || $0.ended || $0.stopping || $0.interrupted },
+        state.wait(until: { $0.videoMayGoOn },
                    deadline: Int(g_get_monotonic_time()) + microseconds, then: { _ in })
     }
 
@@ -216,7 +219,7 @@ final class ScreenFrames: @unchecked Sendable {
     func take(through time: UInt64, complete: Bool) -> Frame? {
         var latest: Frame?
         while true {
-            let (done, popped) = state.wait(until: { !complete || !$0.frames.isEmpty || $0.ended || $0.stopping || $0.interrupted },
+            let (done, popped) = state.wait(until: { !complete || $0.videoMayGoOn },
                                             then: { s -> (Bool, Bool) in
                 var popped = false
                 while let first = s.frames.first, first.time <= time + Self.timeTolerance {
@@ -227,7 +230,7 @@ final class ScreenFrames: @unchecked Sendable {
                     latest = s.frames.removeFirst()
                     popped = true
                 }
-                return (!complete || !s.frames.isEmpty || s.ended || s.stopping || s.interrupted, popped)
+                return (!complete || s.videoMayGoOn, popped)
             })
             if popped { state.update { _ in } }
             if done { break }

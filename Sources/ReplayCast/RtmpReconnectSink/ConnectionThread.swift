@@ -172,7 +172,7 @@ final class ConnectionThread {
         for (index, out) in outs.enumerated() where kept[index].isEmpty {
             if let out { _ = gst_pad_push_event(out, gst_event_new_eos()) }
         }
-        while let index = kept.indices.filter({ !kept[$0].isEmpty })
+        while let index = kept.indices.lazy.filter({ !kept[$0].isEmpty })
             .min(by: { (kept[$0][0].time ?? 0) < (kept[$1][0].time ?? 0) }) {
             let buffer = kept[index].removeFirst().buffer
             // A pad released meanwhile has no connection pad: its buffers go nowhere.
