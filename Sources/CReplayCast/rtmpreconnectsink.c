@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* rtmpreconnectsink: GType and pads. Connections, reconnection and what each buffer and
+/* rtmpreconnectsink (RTMP and SRT): GType and pads. Connections, reconnection and what each buffer and
  * event means are decided in Swift (RtmpReconnectSink.swift), which also declares the
  * properties; every function here forwards to it or is GStreamer plumbing. */
 #include "include/rc_rtmpreconnectsink.h"
@@ -105,9 +105,10 @@ static void rc_rtmpreconnectsink_class_setup(RcRtmpReconnectSinkClass *klass) {
   element_class->release_pad = release_pad;
   for (int k = 0; k < RC_RTMP_STREAM_COUNT; k++)
     gst_element_class_add_static_pad_template(element_class, &templates[k]);
-  gst_element_class_set_static_metadata(element_class, "RTMP sink that reconnects", "Sink/Network",
-      "Publishes H.264 and AAC to an RTMP server as FLV (flvmux and rtmp2sink inside) and, when the "
-      "connection fails or the server goes away, reconnects with backoff instead of failing the pipeline",
+  gst_element_class_set_static_metadata(element_class, "RTMP and SRT sink that reconnects", "Sink/Network",
+      "Publishes H.264 and AAC to an RTMP server as FLV (flvmux and rtmp2sink inside) or to an SRT listener "
+      "as MPEG-TS (mpegtsmux and srtsink inside) and, when the connection fails or the server goes away, "
+      "reconnects with backoff instead of failing the pipeline",
       "ReplayCast developers");
 }
 

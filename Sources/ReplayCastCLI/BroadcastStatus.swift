@@ -57,6 +57,9 @@ struct BroadcastStatus {
                       output.roundTripMilliseconds, output.packetsLost, output.packetsRetransmitted, output.packetsDropped)
     }
 
+    /// What an rtmpreconnectsink or rtmp2sink publishes: rtmpreconnectsink does SRT as well.
+    func scheme(_ output: RTMPOutput) -> String { output.location.hasPrefix("srt://") ? "SRT" : "RTMP" }
+
     /// rtmp2sink's own counters say whether data reaches the server; rtmpreconnectsink says
     /// what its connection is doing and how often it came back, or why it has not connected.
     func rtmpState(_ output: RTMPOutput) -> String {

@@ -69,7 +69,7 @@ struct StatusLog: StatusDisplay {
         var line = String(format: "status %.1f s: video in %d out %d dropped %d, %@, %d segments",
                           status.elapsed, status.traffic.framesIn, status.traffic.framesOut,
                           status.traffic.droppedFrames, bitrate(status), status.segments)
-        for output in status.rtmp { line += ", RTMP \(status.rtmpState(output))" }
+        for output in status.rtmp { line += ", \(status.scheme(output)) \(status.rtmpState(output))" }
         for output in status.srt { line += ", SRT \(status.srtState(output))" }
         return line
     }

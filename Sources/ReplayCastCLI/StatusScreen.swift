@@ -55,7 +55,10 @@ struct StatusScreen: StatusDisplay {
                    status.traffic.framesOut, status.traffic.droppedFrames, bitrate(status)),
             "segments    \(status.segments) written",
         ]
-        for output in status.rtmp { lines.append("RTMP        \(output.location)  \(status.rtmpState(output))") }
+        for output in status.rtmp {
+            lines.append(status.scheme(output).padding(toLength: 12, withPad: " ", startingAt: 0)
+                         + "\(output.location)  \(status.rtmpState(output))")
+        }
         for output in status.srt { lines.append("SRT         \(output.uri)  \(status.srtState(output))") }
         for meter in status.meters {
             let r = meter.reading

@@ -56,8 +56,8 @@ final class BroadcastCore: @unchecked Sendable {
         self.continuation = continuation
         rtmpSinks = RTMPReach.sinks(in: pipeline)
         reach = Locked(RTMPReach(sinks: rtmpSinks))
-        srtSinks = BinElements.made(by: "srtsink", in: pipeline).map(SRTSink.init)
-        srtReach = SRTReach(sinks: srtSinks)
+        srtSinks = SRTSink.sinks(in: pipeline)
+        srtReach = SRTReach(sinks: srtSinks.filter { !$0.reconnects })
         traffic.attach(to: pipeline)
     }
 
@@ -254,7 +254,8 @@ final class BroadcastCore: @unchecked Sendable {
 
     private func finish(_ ending: BroadcastEnding, takeDown: Bool = true) {
         if takeDown {
-            if ending == .endOfStream { PipelineEnding.letReceiversCatchUp(srtSinks.map(\.output)) }
+            // An rtmpreconnectsink holds its SRT connection open by itself before its EOS.
+            if ending == .endOfStream { PipelineEnding.letReceiversCatchUp(srtSinks.filter { !$0.reconnects }.map(\.output)) }
             PipelineEnding.stop(pipeline)
         }
         let (starting, enders) = state.withLock { s in

@@ -32,7 +32,7 @@ struct RTMPReach: Sendable {
 
     init(sinks: [(sink: UnsafeMutablePointer<GstElement>, reconnects: Bool)]) {
         outputs = sinks.map { sink, reconnects in
-            Output(element: String(cString: rc_object_name(sink)), location: ObjectProperties.string(sink, "location") ?? "",
+            Output(element: String(cString: rc_object_name(sink)), location: PublishTransport.shown(ObjectProperties.string(sink, "location") ?? ""),
                    reconnects: reconnects)
         }
     }

@@ -3,8 +3,9 @@ import CGStreamer
 import CReplayCast
 import ReplayCast
 
-/// An SRT output of a broadcast (an `srtsink` in caller mode) as it is now: its connection's
-/// statistics as libsrt counts them (srtsink's `stats`), read at the moment of the call.
+/// An SRT output of a broadcast (an `srtsink` in caller mode, or an rtmpreconnectsink with an
+/// srt:// location, which has one inside) as it is now: its connection's statistics as libsrt
+/// counts them (srtsink's `stats`), read at the moment of the call.
 public struct SRTOutput: Sendable, Equatable {
     /// The element's name in the pipeline.
     public var element: String
@@ -54,17 +55,27 @@ public struct SRTOutput: Sendable, Equatable {
     }
 }
 
-/// An srtsink of a broadcast, found once when the broadcast is made, with its name and URI
+/// An SRT sink of a broadcast, found once when the broadcast is made, with its name and URI
 /// (which cannot change while it plays); its statistics are read whenever asked.
 struct SRTSink {
     let sink: UnsafeMutablePointer<GstElement>
     let element: String
     let uri: String
+    /// An rtmpreconnectsink: it reconnects, and gives up on a receiver never reached, itself.
+    let reconnects: Bool
 
-    init(_ sink: UnsafeMutablePointer<GstElement>) {
+    init(_ sink: UnsafeMutablePointer<GstElement>, reconnects: Bool) {
         self.sink = sink
         element = String(cString: rc_object_name(sink))
-        uri = ObjectProperties.string(sink, "uri") ?? ""
+        uri = PublishTransport.shown(ObjectProperties.string(sink, reconnects ? "location" : "uri") ?? "")
+        self.reconnects = reconnects
+    }
+
+    /// The pipeline's srtsinks, then its rtmpreconnectsinks that publish SRT.
+    static func sinks(in pipeline: UnsafeMutablePointer<GstElement>) -> [SRTSink] {
+        BinElements.made(by: "srtsink", in: pipeline).map { SRTSink($0, reconnects: false) }
+            + BinElements.made(by: "rtmpreconnectsink", in: pipeline).map { SRTSink($0, reconnects: true) }
+            .filter { $0.uri.hasPrefix("srt://") }
     }
 
     /// Its connection's statistics now.

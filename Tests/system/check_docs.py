@@ -49,8 +49,10 @@ def parse_properties(section):
             default_text = enum_default.group(1)
         else:
             default_text = default.group(1).strip().strip('"') if default else ""
-        props[name] = (blurb, kind.group(1) if kind else "",
-                       f"{rng.group(1)} – {rng.group(2)}" if rng else "", default_text)
+        # A boxed property has no default to show; its type is the boxed type's name.
+        boxed = re.match(r'Boxed pointer of type "(\w+)"', detail)
+        props[name] = (blurb, f"Boxed {boxed.group(1)}" if boxed else kind.group(1) if kind else "",
+                       f"{rng.group(1)} – {rng.group(2)}" if rng else "", "—" if boxed else default_text)
     return props
 
 

@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""rtmpreconnectsink against a real nginx-rtmp (scripts/rtmp-server), in a Python gi
-application with an HLS branch in the same pipeline (issue 11's acceptance):
+"""rtmpreconnectsink against a real nginx-rtmp (scripts/rtmp-server) and a real SRT receiver
+(scripts/srt-receiver), in a Python gi application with an HLS branch in the same pipeline
+(issues 11 and 26):
 
-  reconnect  30 s live; the server stops at 8 s and starts again at 14 s. No error; the
-             messages come in order (connected, disconnected, reconnecting 1..n, reconnected n);
-             HLS has no gap (EXTINF sum 30 s, every segment written on time) and ends with
-             EXT-X-ENDLIST; the first recording holds ~8 s, the second starts with a keyframe
-             and probes as H.264 + AAC.
-  give-up    no server, default settings (connect-retries=3): an error naming the URL and
-             the reason within the backoff sum + 10 s, after reconnecting 1, 2, 3 with 1, 2,
-             4 s delays; EOS then still finishes HLS.
+  reconnect  30 s live, RTMP and SRT; the server stops at 8 s and starts again at 14 s. No
+             error; the messages come in order (connected, disconnected, reconnecting 1..n,
+             reconnected n); HLS has no gap (EXTINF sum 30 s, every segment written on time)
+             and ends with EXT-X-ENDLIST; the first recording holds ~8 s, the second starts
+             with a keyframe and probes as H.264 + AAC.
+  gone       SRT, 20 s; the receiver stops at 8 s for good: no error, and EOS still ends the
+             pipeline within 5 s of being sent (srtsink's own reconnection held it for ever).
+  give-up    no server, RTMP and SRT, default settings (connect-retries=3): an error naming
+             the URL and the reason within the backoff sum, the attempts' connect timeouts
+             and 10 s, after reconnecting 1, 2, 3 with 1, 2, 4 s delays; EOS then still
+             finishes HLS.
   refused    the server refuses the stream (its deny application): an error saying so within
              2 s, no reconnection attempt, `connection` reads failed.
 
@@ -17,6 +21,7 @@ application with an HLS branch in the same pipeline (issue 11's acceptance):
 Prints what it measured; exits 1 if a check fails.
 """
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -50,10 +55,32 @@ def free_port():
     return port
 
 
-def server(command, port, folder):
-    env = dict(os.environ, RTMP_SERVER_HOME=os.path.join(SCRATCH, f"nginx-{port}"))
-    subprocess.run(["scripts/rtmp-server", command, str(port), folder], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
+def server(command, port, folder, kind="rtmp"):
+    script, home = ("scripts/rtmp-server", "RTMP_SERVER_HOME") if kind == "rtmp" else ("scripts/srt-receiver", "SRT_RECEIVER_HOME")
+    env = dict(os.environ, **{home: os.path.join(SCRATCH, f"{kind}-{port}")})
+    subprocess.run([script, command, str(port), folder], check=True, env=env, stdout=subprocess.DEVNULL)
+
+
+class Kind:
+    """Where a test publishes: a URL and where its server records a connection."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM if kind == "rtmp" else socket.SOCK_DGRAM)
+        s.bind(("127.0.0.1", 0))
+        self.port = s.getsockname()[1]
+        s.close()
+        self.folder = os.path.join(SCRATCH, f"rec-{kind}")
+        self.url = f"rtmp://127.0.0.1:{self.port}/live/r" if kind == "rtmp" else f"srt://127.0.0.1:{self.port}"
+        # scripts/srt-receiver numbers the connections of each start from 1.
+        self.recording = os.path.join(self.folder, "r.flv" if kind == "rtmp" else "recording-1.ts")
+        # What the receiver cannot be told from a refusal: srtsink's words for no answer.
+        self.unreached = "Connection refused" if kind == "rtmp" else "Connection does not exist|Connection timeout"
+        # Each SRT attempt waits up to libsrt's 3 s connect timeout; a refused TCP connect returns at once.
+        self.connect_time = 0 if kind == "rtmp" else 3
+
+    def server(self, command):
+        server(command, self.port, self.folder, self.kind)
 
 
 def pipeline(url, hls, extra=""):
@@ -144,40 +171,40 @@ def probe(path, entries, *extra):
     return [line for line in out.stdout.splitlines() if line.strip()]
 
 
-def reconnect():
-    port, folder, hls = free_port(), os.path.join(SCRATCH, "rec"), os.path.join(SCRATCH, "hls-reconnect")
+def reconnect(kind):
+    target, hls = Kind(kind), os.path.join(SCRATCH, f"hls-reconnect-{kind}")
     os.makedirs(hls)
-    server("start", port, folder)
-    recording = os.path.join(folder, "r.flv")
-    first = os.path.join(SCRATCH, "first.flv")
-    run = Run(pipeline(f"rtmp://127.0.0.1:{port}/live/r", hls))
+    target.server("start")
+    recording = target.recording
+    first = os.path.join(SCRATCH, f"first-{kind}" + os.path.splitext(recording)[1])
+    run = Run(pipeline(target.url, hls))
     try:
-        run.play(30, {8: lambda: server("stop", port, folder),
+        run.play(30, {8: lambda: target.server("stop"),
                       11: lambda: shutil.copyfile(recording, first),
-                      14: lambda: server("start", port, folder)})
+                      14: lambda: target.server("start")})
     finally:
-        server("stop", port, folder)
+        target.server("stop")
     names = [name for _, name, _ in run.rtmp]
-    print("reconnect: messages " + ", ".join(
+    print(f"reconnect {kind}: messages " + ", ".join(
         f"{name}@{t:.1f}s" + (f"(attempt {s.get_value('attempt')})" if s.has_field("attempt") else "")
         for t, name, s in run.rtmp))
-    check(not run.errors, f"reconnect: no error (got {run.errors})")
-    check(run.eos is not None, "reconnect: the pipeline reached EOS")
+    check(not run.errors, f"reconnect {kind}: no error (got {run.errors})")
+    check(run.eos is not None, f"reconnect {kind}: the pipeline reached EOS")
     reconnecting = [s.get_value("attempt") for _, n, s in run.rtmp if n == "rtmp-reconnecting"]
     expected = (["rtmp-connected", "rtmp-disconnected"] + ["rtmp-reconnecting"] * len(reconnecting)
                 + ["rtmp-reconnected"])
-    check(names == expected and len(reconnecting) >= 2, f"reconnect: messages in order ({len(names)} messages)")
-    check(reconnecting == list(range(1, len(reconnecting) + 1)), f"reconnect: attempts count up {reconnecting}")
+    check(names == expected and len(reconnecting) >= 2, f"reconnect {kind}: messages in order ({len(names)} messages)")
+    check(reconnecting == list(range(1, len(reconnecting) + 1)), f"reconnect {kind}: attempts count up {reconnecting}")
     mismatches = [p for _, _, s in run.rtmp for p in message_reference.problems(s)]
     check(not mismatches and len(set(names)) == 4,
-          f"reconnect: {len(run.rtmp)} messages of {len(set(names))} kinds match docs/embedding.md's reference {mismatches}")
+          f"reconnect {kind}: {len(run.rtmp)} messages of {len(set(names))} kinds match docs/embedding.md's reference {mismatches}")
     reconnected = [s for _, n, s in run.rtmp if n == "rtmp-reconnected"]
     check(bool(reconnected) and reconnected[0].get_value("attempt") == len(reconnecting),
-          "reconnect: rtmp-reconnected names the attempt that succeeded")
+          f"reconnect {kind}: rtmp-reconnected names the attempt that succeeded")
     lost = [t for t, n, _ in run.rtmp if n == "rtmp-disconnected"]
-    check(bool(lost) and 8 <= lost[0] <= 9.5, f"reconnect: the loss is seen within 1.5 s of the server stopping ({lost})")
+    check(bool(lost) and 8 <= lost[0] <= 9.5, f"reconnect {kind}: the loss is seen within 1.5 s of the server stopping ({lost})")
     back = [t for t, n, _ in run.rtmp if n == "rtmp-reconnected"]
-    check(bool(back) and 14 <= back[0] <= 14 + 8 + 1, f"reconnect: back within one backoff step of the restart ({back})")
+    check(bool(back) and 14 <= back[0] <= 14 + 8 + 1, f"reconnect {kind}: back within one backoff step of the restart ({back})")
 
     durations, ended = playlist(os.path.join(hls, "playlist.m3u8"))
     total = sum(durations)
@@ -186,44 +213,60 @@ def reconnect():
     spread = max(late) - min(late) if late else float("inf")
     pts = [p for _, p in run.arrivals]
     step = max(b - a for a, b in zip(pts, pts[1:])) if len(pts) > 1 else float("inf")
-    print(f"reconnect: HLS {len(durations)} segments, {total:.2f} s; {len(pts)} frames reached hlssink2, "
+    print(f"reconnect {kind}: HLS {len(durations)} segments, {total:.2f} s; {len(pts)} frames reached hlssink2, "
           f"largest PTS step {step * 1000:.1f} ms, lateness spread {spread * 1000:.0f} ms after 2 s")
-    check(ended, "reconnect: HLS ends with EXT-X-ENDLIST")
-    check(abs(total - 30) <= 1.0, f"reconnect: HLS holds 30 ± 1 s ({total:.2f})")
-    check(all(abs(d - 2) <= 0.05 for d in durations[:-1]), "reconnect: every HLS segment but the last is 2 s")
-    check(len(pts) >= 29 * 30 and step <= 0.034, "reconnect: no frame missing from the HLS branch")
-    check(spread <= 0.25, "reconnect: the HLS branch never stalls (frames arrive within 250 ms of their pace)")
+    check(ended, f"reconnect {kind}: HLS ends with EXT-X-ENDLIST")
+    check(abs(total - 30) <= 1.0, f"reconnect {kind}: HLS holds 30 ± 1 s ({total:.2f})")
+    check(all(abs(d - 2) <= 0.05 for d in durations[:-1]), f"reconnect {kind}: every HLS segment but the last is 2 s")
+    check(len(pts) >= 29 * 30 and step <= 0.034, f"reconnect {kind}: no frame missing from the HLS branch")
+    check(spread <= 0.25, f"reconnect {kind}: the HLS branch never stalls (frames arrive within 250 ms of their pace)")
 
     first_streams = probe(first, "stream=codec_name")
     first_duration = float((probe(first, "format=duration") or ["0"])[0])
-    print(f"reconnect: first recording {sorted(first_streams)}, {first_duration:.2f} s")
-    check(sorted(first_streams) == ["aac", "h264"] and 7 <= first_duration <= 8.6,
-          "reconnect: the first recording is H.264 + AAC, about 8 s")
+    print(f"reconnect {kind}: first recording {sorted(first_streams)}, {first_duration:.2f} s")
+    check(sorted(set(first_streams)) == ["aac", "h264"] and 7 <= first_duration <= 8.6,
+          f"reconnect {kind}: the first recording is H.264 + AAC, about 8 s")
     streams = probe(recording, "stream=codec_name")
     frames = probe(recording, "frame=key_frame", "-select_streams", "v", "-read_intervals", "%+#1")
     duration = float((probe(recording, "format=duration") or ["0"])[0])
-    print(f"reconnect: second recording {sorted(streams)}, {duration:.2f} s, first frame key_frame={frames[:1]}")
-    check(sorted(streams) == ["aac", "h264"], "reconnect: the second recording probes as H.264 + AAC")
-    check(frames[:1] == ["1"], "reconnect: the second recording starts with a keyframe")
+    print(f"reconnect {kind}: second recording {sorted(streams)}, {duration:.2f} s, first frame key_frame={frames[:1]}")
+    check(sorted(set(streams)) == ["aac", "h264"], f"reconnect {kind}: the second recording probes as H.264 + AAC")
+    check(frames[:1] == ["1"], f"reconnect {kind}: the second recording starts with a keyframe")
     check(30 - back[0] - 1.5 <= duration <= 30 - 14 + 0.5 if back else False,
-          f"reconnect: the second recording runs from the reconnection to the end ({duration:.2f} s)")
+          f"reconnect {kind}: the second recording runs from the reconnection to the end ({duration:.2f} s)")
 
 
-def give_up():
-    port, hls = free_port(), os.path.join(SCRATCH, "hls-give-up")
+def gone():
+    target, hls = Kind("srt"), os.path.join(SCRATCH, "hls-gone")
     os.makedirs(hls)
-    url = f"rtmp://127.0.0.1:{port}/live/g"
-    run = Run(pipeline(url, hls, "")).play(40, eos_on_error=True)
+    target.server("start")
+    try:
+        run = Run(pipeline(target.url, hls)).play(20, {8: lambda: target.server("stop")})
+    finally:
+        target.server("stop")
+    ended = run.eos - run.eos_sent_at if run.eos is not None else None
+    print(f"gone: errors {run.errors}; EOS {'never' if ended is None else f'{ended:.2f} s after it was sent'}")
+    check(not run.errors, "gone: no error while retrying (retries=-1)")
+    check(ended is not None and ended <= 5, "gone: EOS ends the pipeline within 5 s though the receiver is gone")
+    check(playlist(os.path.join(hls, "playlist.m3u8"))[1], "gone: HLS ends with EXT-X-ENDLIST")
+
+
+def give_up(kind):
+    target, hls = Kind(kind), os.path.join(SCRATCH, f"hls-give-up-{kind}")
+    os.makedirs(hls)
+    run = Run(pipeline(target.url, hls, "")).play(60, eos_on_error=True)
     delays = [(s.get_value("attempt"), s.get_value("delay") / Gst.SECOND) for _, n, s in run.rtmp
               if n == "rtmp-reconnecting"]
-    print(f"give-up: reconnecting {delays}; errors {[(round(t, 1), src, m) for t, src, m in run.errors]}")
-    check(delays == [(1, 1.0), (2, 2.0), (3, 4.0)], "give-up: attempts 1, 2, 3 after 1, 2, 4 s")
-    check(len(run.errors) == 1 and run.errors[0][1] == "rtmp" and url in run.errors[0][2]
-          and "Connection refused" in run.errors[0][2],
-          "give-up: one error, from rtmpreconnectsink, naming the URL and the reason")
-    check(bool(run.errors) and run.errors[0][0] <= 7 + 10, "give-up: the error within the backoff sum (7 s) + 10 s")
-    check(run.eos is not None, "give-up: EOS after the error still ends the pipeline")
-    check(playlist(os.path.join(hls, "playlist.m3u8"))[1], "give-up: HLS ends with EXT-X-ENDLIST")
+    bound = 7 + 4 * target.connect_time + 10
+    print(f"give-up {kind}: reconnecting {delays}; errors {[(round(t, 1), src, m) for t, src, m in run.errors]}")
+    check(delays == [(1, 1.0), (2, 2.0), (3, 4.0)], f"give-up {kind}: attempts 1, 2, 3 after 1, 2, 4 s")
+    check(len(run.errors) == 1 and run.errors[0][1] == "rtmp" and target.url in run.errors[0][2]
+          and re.search(target.unreached, run.errors[0][2]) is not None,
+          f"give-up {kind}: one error, from rtmpreconnectsink, naming the URL and the reason")
+    check(bool(run.errors) and run.errors[0][0] <= bound,
+          f"give-up {kind}: the error within the backoff sum (7 s), 4 connect timeouts and 10 s ({bound} s)")
+    check(run.eos is not None, f"give-up {kind}: EOS after the error still ends the pipeline")
+    check(playlist(os.path.join(hls, "playlist.m3u8"))[1], f"give-up {kind}: HLS ends with EXT-X-ENDLIST")
 
 
 def refused():
@@ -245,7 +288,9 @@ def refused():
 
 
 os.makedirs(SCRATCH, exist_ok=True)
-reconnect()
-give_up()
+for kind in ("rtmp", "srt"):
+    reconnect(kind)
+    give_up(kind)
+gone()
 refused()
 sys.exit(1 if failures else 0)

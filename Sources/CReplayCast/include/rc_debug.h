@@ -16,7 +16,7 @@
   X(replaykitsrc, REPLAYKITSRC, "ReplayCast ReplayKit emulator")              \
   X(dualmixer, DUALMIXER, "ReplayCast app + mic mixer")                       \
   X(pipcompositor, PIPCOMPOSITOR, "ReplayCast picture-in-picture")            \
-  X(rtmpreconnectsink, RTMPRECONNECTSINK, "ReplayCast RTMP sink that reconnects")
+  X(rtmpreconnectsink, RTMPRECONNECTSINK, "ReplayCast RTMP and SRT sink that reconnects")
 
 #define RC_LOG_CATEGORY_ENUM(name, NAME, description) RC_LOG_##NAME,
 typedef enum { RC_ELEMENTS(RC_LOG_CATEGORY_ENUM) RC_LOG_COUNT } RcLogCategory;

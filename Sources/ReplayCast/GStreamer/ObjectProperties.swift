@@ -10,6 +10,10 @@ public enum ObjectProperties {
         read(object, name, rc_type_string()) { value in g_value_get_string(value).map { String(cString: $0) } }
     }
 
+    static func int(_ object: UnsafeMutableRawPointer, _ name: String) -> gint {
+        read(object, name, rc_type_int()) { g_value_get_int($0) }
+    }
+
     public static func uint(_ object: UnsafeMutableRawPointer, _ name: String) -> guint {
         read(object, name, rc_type_uint()) { g_value_get_uint($0) }
     }

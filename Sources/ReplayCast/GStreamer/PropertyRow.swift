@@ -37,6 +37,8 @@ enum PropertyValue: Sendable {
     case double(ClosedRange<Double>, default: Double)
     case enumeration(EnumType, default: Int32)
     case string(default: String?)
+    /// A GstStructure, read-only (status): the element makes each value when asked.
+    case structure
 }
 
 /// Where a property's value lives: a field of the settings struct (its offset there), or the
@@ -44,6 +46,8 @@ enum PropertyValue: Sendable {
 enum PropertyStorage: Sendable {
     case field(offset: Int)
     case object(get: @Sendable (UnsafeMutableRawPointer) -> Bool, set: @Sendable (UnsafeMutableRawPointer, Bool) -> Void)
+    /// A value made when read (a child's statistics), owned by the caller; nil: unset.
+    case made(@Sendable (UnsafeMutableRawPointer) -> UnsafeMutablePointer<GstStructure>?)
 }
 
 /// A property without its settings type: what GObject's callbacks work with.
@@ -80,6 +84,7 @@ struct PropertySpec: Sendable {
         case .string(nil): g_param_spec_string(name, nick, blurb, nil, flags)
         // GLib copies a string property's default.
         case .string(let initial?): g_param_spec_string(name, nick, blurb, initial, flags)
+        case .structure: g_param_spec_boxed(name, nick, blurb, gst_structure_get_type(), flags)
         }
     }
 }
@@ -154,5 +159,11 @@ struct PropertyRow<Settings>: Sendable {
                         get: @escaping @Sendable (UnsafeMutableRawPointer) -> Bool,
                         set: @escaping @Sendable (UnsafeMutableRawPointer, Bool) -> Void) -> Self {
         Self(name, nick, blurb, .boolean(default: initial), .object(get: get, set: set), flags)
+    }
+
+    /// A read-only structure the object makes when it is read, such as a child's statistics.
+    static func structure(_ name: String, _ nick: String, _ blurb: String,
+                          get: @escaping @Sendable (UnsafeMutableRawPointer) -> UnsafeMutablePointer<GstStructure>?) -> Self {
+        Self(name, nick, blurb, .structure, .made(get), .status)
     }
 }

@@ -54,6 +54,7 @@ class AnyPropertyTable: @unchecked Sendable {
             case .uint64(_, let initial): at.storeBytes(of: initial, as: UInt64.self)
             case .double(_, let initial): at.storeBytes(of: initial, as: Double.self)
             case .string(let initial): at.storeBytes(of: initial.map { g_strdup($0) }, as: UnsafeMutablePointer<gchar>?.self)
+            case .structure: break
             }
         }
     }
@@ -74,6 +75,8 @@ class AnyPropertyTable: @unchecked Sendable {
         guard accept?(object, spec, value) ?? true else { return }
         switch spec.storage {
         case .object(_, let set): set(object, g_value_get_boolean(value) != 0)
+        // Read-only: GLib never sets it.
+        case .made: break
         case .field(let offset):
             let at = object + settingsOffset + offset
             rc_object_lock(object)
@@ -87,6 +90,7 @@ class AnyPropertyTable: @unchecked Sendable {
             case .string:
                 g_free(at.load(as: UnsafeMutableRawPointer?.self))
                 at.storeBytes(of: g_value_dup_string(value), as: UnsafeMutablePointer<gchar>?.self)
+            case .structure: break
             }
             rc_object_unlock(object)
         }
@@ -98,6 +102,7 @@ class AnyPropertyTable: @unchecked Sendable {
         let spec = specs[Int(id) - 1]
         switch spec.storage {
         case .object(let get, _): g_value_set_boolean(value, get(object) ? 1 : 0)
+        case .made(let make): g_value_take_boxed(value, make(object))
         case .field(let offset):
             let at = object + settingsOffset + offset
             rc_object_lock(object)
@@ -109,6 +114,7 @@ class AnyPropertyTable: @unchecked Sendable {
             case .double: g_value_set_double(value, at.load(as: gdouble.self))
             case .enumeration: g_value_set_enum(value, at.load(as: gint.self))
             case .string: g_value_set_string(value, at.load(as: UnsafePointer<gchar>?.self))
+            case .structure: break
             }
             rc_object_unlock(object)
         }

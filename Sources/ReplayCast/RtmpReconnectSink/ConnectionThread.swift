@@ -15,6 +15,7 @@ final class ConnectionThread {
     private var thread: UnsafeMutablePointer<GThread>?
 
     private var connection: RtmpConnection?
+    /// Where the attempts go, as every message and log names it (PublishTransport.shown).
     private var location: String
     /// Attempts since a stream was last accepted (0: the first connection).
     private var attempt = 0
@@ -24,6 +25,8 @@ final class ConnectionThread {
     private var lostAt: GstClockTime?
     private var retryAt: GstClockTime?
     private var endDeadline: GstClockTime?
+    /// The end of the stream reached the sink; the connection closes then (PublishTransport.linger).
+    private var lingerUntil: GstClockTime?
     /// Every stream ended while the data was being kept for a connection under way: it goes,
     /// then the end of each stream, once the server accepts the stream.
     private var keptEndsTheStream = false
@@ -49,7 +52,7 @@ final class ConnectionThread {
         self.element = element
         self.gate = gate
         self.pads = pads
-        location = settings.location
+        location = PublishTransport.shown(settings.location)
         inbox = g_async_queue_new_full { gst_mini_object_unref($0?.assumingMemoryBound(to: GstMiniObject.self)) }
         if let minimum = settings.minimumBitrate { findEncoder(minimum: minimum) }
         do {
@@ -84,7 +87,7 @@ final class ConnectionThread {
     private func run() {
         while true {
             let now = Self.monotonic()
-            let wake = [retryAt, endDeadline].compactMap { $0 }.min().map { $0 > now ? $0 - now : 0 } ?? Self.poll
+            let wake = [retryAt, endDeadline, lingerUntil].compactMap { $0 }.min().map { $0 > now ? $0 - now : 0 } ?? Self.poll
             let item = g_async_queue_timeout_pop(inbox, guint64(min(wake, Self.poll) / 1000))
             checkAccepted()
             adaptBitrate()
@@ -129,7 +132,11 @@ final class ConnectionThread {
         }
         switch message.pointee.type {
         case GST_MESSAGE_EOS:
-            finish()
+            let linger = connection.transport.linger(connection.sink)
+            guard linger > 0 else { finish(); break }
+            DebugLog.rtmpreconnectsink.debug(element, "the end of the stream reached the sink; closing in \(linger / 1_000_000) ms, "
+                                             + "when the receiver has played out what it holds")
+            lingerUntil = Self.monotonic() + linger
         case GST_MESSAGE_ERROR:
             failed(message, connection)
         default:
@@ -190,6 +197,7 @@ final class ConnectionThread {
                                                + "\(Self.endTimeout) ns; ending anyway")
             finish()
         }
+        if let lingerUntil, now >= lingerUntil { finish() }
         if let retryAt, now >= retryAt {
             self.retryAt = nil
             do {
@@ -203,12 +211,15 @@ final class ConnectionThread {
     /// Starts an attempt with the current properties.
     private func connect() throws(RtmpConnectionError) {
         let settings = RtmpReconnectSink.settings(element)
-        location = settings.location
+        location = PublishTransport.shown(settings.location)
         let live = gate.withLock { $0.live ?? false }
-        let connection = try RtmpConnection(location: location, outpads: pads.map { ($0.stream, $0.out) }, live: live,
-                                            inbox: inbox)
+        // The start refused any other location.
+        let transport = PublishTransport(location: settings.location) ?? .rtmp
+        let connection = try RtmpConnection(location: settings.location, transport: transport,
+                                            outpads: pads.map { ($0.stream, $0.out) }, live: live, inbox: inbox)
         guard connection.start() else { throw RtmpConnectionError(reason: "its pipeline would not start") }
         self.connection = connection
+        RtmpReconnectSink.of(element).attempt(sink: connection.sink)
         accepted = false
         let requestKeyframe = gate.withLock { $0.open(.connecting) }
         if requestKeyframe { self.requestKeyframe() }
@@ -226,8 +237,8 @@ final class ConnectionThread {
         g_clear_error(&error)
         g_free(debug)
         let now = Self.monotonic()
-        let failure = ConnectionFailure.classify(fromSink: connection.isSink(message.pointee.src), resourceCode: code,
-                                                 acceptedFor: connection.answeredAt.map { UInt64(now - $0) })
+        let failure = connection.transport.classify(fromSink: connection.isSink(message.pointee.src), resourceCode: code,
+                                                    acceptedFor: connection.answeredAt.map { UInt64(now - $0) })
         close()
         if endDeadline != nil || gate.withLock({ $0.ended.isSuperset(of: $0.streams) }) {
             finish()
@@ -280,6 +291,7 @@ final class ConnectionThread {
         close()
         retryAt = nil
         endDeadline = nil
+        lingerUntil = nil
         let (playing, seqnum) = gate.withLock { gate in
             gate.finished = true
             return (gate.playing, gate.eosSeqnum)
@@ -290,6 +302,7 @@ final class ConnectionThread {
 
     private func close() {
         gate.withLock { $0.phase = .closed }
+        RtmpReconnectSink.of(element).attempt(sink: nil)
         connection?.close()
         connection = nil
     }

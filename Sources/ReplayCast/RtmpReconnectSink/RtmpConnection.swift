@@ -4,13 +4,14 @@ import CReplayCast
 import MediaKernels
 import Synchronization
 
-/// One attempt at publishing: a private pipeline, queue per stream ! flvmux ! rtmp2sink, fed
-/// from the element's unparented source pads. A fresh muxer per attempt gives the server a
-/// new FLV stream with its headers; the pipeline's bus goes to the connection thread's inbox,
-/// so its errors never reach the application's pipeline.
+/// One attempt at publishing: a private pipeline, queue per stream ! muxer ! network sink
+/// (PublishTransport), fed from the element's unparented source pads. A fresh muxer per
+/// attempt gives the server a new FLV or MPEG-TS stream with its headers; the pipeline's bus
+/// goes to the connection thread's inbox, so its errors never reach the application's pipeline.
 final class RtmpConnection {
     let pipeline: UnsafeMutablePointer<GstElement>
-    private let sink: UnsafeMutablePointer<GstElement>
+    let sink: UnsafeMutablePointer<GstElement>
+    let transport: PublishTransport
     private var queues: [UnsafeMutablePointer<GstElement>] = []
     private var links: [(out: UnsafeMutablePointer<GstPad>, queuePad: UnsafeMutablePointer<GstPad>)] = []
     /// When the server was first seen answering (nanoseconds, monotonic).
@@ -25,13 +26,14 @@ final class RtmpConnection {
     static let queueTime: GstClockTime = 5_000_000_000
 
     /// Throws (with the reason) when a part is missing from the GStreamer installation.
-    init(location: String, outpads: [(RcRtmpStream, UnsafeMutablePointer<GstPad>)], live: Bool,
-         inbox: OpaquePointer) throws(RtmpConnectionError) {
+    init(location: String, transport: PublishTransport, outpads: [(RcRtmpStream, UnsafeMutablePointer<GstPad>)],
+         live: Bool, inbox: OpaquePointer) throws(RtmpConnectionError) {
         let branches = outpads.map { stream, _ in
             "queue name=\(stream.name) max-size-buffers=0 max-size-bytes=0 max-size-time=\(Self.queueTime) "
-                + "leaky=\(live ? "downstream" : "no") ! mux.\(stream.name) "
+                + "leaky=\(live ? "downstream" : "no") ! \(transport.branch(stream))mux.\(transport.muxPad(stream)) "
         }
-        let description = branches.joined() + "flvmux name=mux streamable=true ! rtmp2sink name=sink sync=false async=false"
+        let description = branches.joined() + transport.tail
+        self.transport = transport
         var error: UnsafeMutablePointer<GError>?
         let built = gst_parse_launch(description, &error)
         let reason = error.map { String(cString: $0.pointee.message) }
@@ -43,7 +45,7 @@ final class RtmpConnection {
         self.pipeline = pipeline
         let bin = rc_bin(pipeline)
         sink = gst_bin_get_by_name(bin, "sink")!
-        gst_util_set_object_arg(rc_gobject(sink), "location", location)
+        gst_util_set_object_arg(rc_gobject(sink), transport.locationProperty, location)
         bus = AttemptBus(inbox: inbox, sink: sink)
         let pipelineBus = gst_element_get_bus(pipeline)!
         // Every message of the attempt goes to the connection thread, which alone acts on them.
@@ -70,28 +72,24 @@ final class RtmpConnection {
     /// Drops data in the queues from now on instead of waiting (once the pipeline is known live).
     func makeLeaky() { for queue in queues { gst_util_set_object_arg(rc_gobject(queue), "leaky", "downstream") } }
 
-    /// Whether the server has answered yet, from rtmp2sink's counters: bytes in mean the
-    /// handshake went through.
+    /// Whether the server has answered yet, from the sink's counters (PublishTransport).
     func pollAnswered(now: GstClockTime) -> Bool {
         if answeredAt != nil { return true }
-        var bytesIn: guint64 = 0
-        ObjectProperties.structure(sink, "stats") { stats in
-            if let stats { _ = gst_structure_get_uint64(stats, "in-bytes-total", &bytesIn) }
-        }
-        guard bytesIn > 0 else { return false }
+        guard statsCount(transport.answeredField) > 0 else { return false }
         answeredAt = now
         return true
     }
 
     /// The most media waiting in a stream's queue, in nanoseconds: more than a frame only
-    /// while rtmp2sink cannot write (the socket's buffer is full).
+    /// while the sink cannot write (RTMP: the socket's buffer is full).
     func queued() -> GstClockTime {
         queues.map { GstClockTime(ObjectProperties.uint64($0, "current-level-time")) }.max() ?? 0
     }
 
-    /// Bytes written to the socket that the server has not acknowledged; nil until the
-    /// socket is found.
+    /// Bytes written to the TCP socket that the server has not acknowledged; nil until the
+    /// socket is found, and over SRT (libsrt keeps its own send buffer).
     func unsentBytes(location: String) -> Int? {
+        guard transport == .rtmp else { return nil }
         if socket == nil {
             // Resolved once per attempt: the search for the socket repeats until it is found.
             let addresses = serverAddresses ?? ServerSocket.addresses(of: location) ?? []
@@ -101,13 +99,15 @@ final class RtmpConnection {
         return socket?.unsentBytes()
     }
 
-    /// Bytes rtmp2sink has written to the socket.
-    func sentBytes() -> guint64 {
-        var bytes: guint64 = 0
+    /// Bytes the sink has sent.
+    func sentBytes() -> guint64 { statsCount(transport.sentField) }
+
+    private func statsCount(_ field: String) -> guint64 {
+        var count: guint64 = 0
         ObjectProperties.structure(sink, "stats") { stats in
-            if let stats { _ = gst_structure_get_uint64(stats, "out-bytes-total", &bytes) }
+            if let stats { _ = gst_structure_get_uint64(stats, field, &count) }
         }
-        return bytes
+        return count
     }
 
     func isSink(_ object: UnsafeMutablePointer<GstObject>?) -> Bool {
@@ -138,13 +138,13 @@ final class RtmpConnection {
     /// iterating it: the GTask it made for the connect then holds the sink for ever (found
     /// by the leaks tracer: an rtmp2sink, its pad and its GstTask alive at exit after a
     /// stop 1 ms into an attempt). So the pipeline stops once the connect has an outcome:
-    /// the sink has a connection (its stats count bytes in) or has posted its error. A
-    /// server that never answers holds the stop for at most the sink's timeout plus 1 s.
+    /// the sink has a connection (its stats count bytes) or has posted its error. A
+    /// server that never answers holds the stop for at most the connect timeout plus 1 s.
     private func awaitConnectOutcome() {
         var state = GST_STATE_NULL
         gst_element_get_state(sink, &state, nil, 0)
         guard state.rawValue >= GST_STATE_PAUSED.rawValue else { return }
-        let bound = GstClockTime(ObjectProperties.uint(sink, "timeout")) + 1
+        let bound = GstClockTime(transport.connectTimeout(sink)) + 1
         let deadline = Self.monotonic() + bound * GstClockTime(Timebase.nanosecondsPerSecond)
         while !bus.sinkFailed.load(ordering: .acquiring) && !pollAnswered(now: Self.monotonic()) {
             guard Self.monotonic() < deadline else {

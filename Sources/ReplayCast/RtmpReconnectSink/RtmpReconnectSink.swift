@@ -10,6 +10,26 @@ final class RtmpReconnectSink {
     let gate = RtmpGateLock()
     /// Between start and stop (both on the thread changing the element's state).
     private var worker: ConnectionThread?
+    /// The current attempt's network sink, for `stats` (read on any thread); set by the
+    /// connection thread.
+    private let attemptSink = Locked<UnsafeMutablePointer<GstElement>?>(nil)
+
+    func attempt(sink: UnsafeMutablePointer<GstElement>?) {
+        if let sink { gst_object_ref(sink) }
+        let old = attemptSink.withLock { current in
+            defer { current = sink }
+            return current
+        }
+        if let old { gst_object_unref(old) }
+    }
+
+    /// The current attempt's sink's statistics (rtmp2sink's or srtsink's `stats`), a copy;
+    /// nil between attempts.
+    func stats() -> UnsafeMutablePointer<GstStructure>? {
+        guard let sink = attemptSink.withLock({ sink in sink.map { gst_object_ref($0); return $0 } }) else { return nil }
+        defer { gst_object_unref(sink) }
+        return ObjectProperties.structure(sink, "stats") { $0.map { gst_structure_copy($0) } }
+    }
 
     static func of(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> RtmpReconnectSink {
         Unmanaged<RtmpReconnectSink>.fromOpaque(element.pointee.state).takeUnretainedValue()
@@ -45,7 +65,7 @@ final class RtmpReconnectSink {
     func start(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> Bool {
         let settings = Self.settings(element)
         if let problem = settings.locationProblem {
-            rc_element_error_resource(element, GST_RESOURCE_ERROR_NOT_FOUND, problem, "location=\(settings.location)")
+            rc_element_error_resource(element, GST_RESOURCE_ERROR_NOT_FOUND, problem, "location=\(PublishTransport.shown(settings.location))")
             return false
         }
         let pads = Self.pads(element)
@@ -64,7 +84,7 @@ final class RtmpReconnectSink {
             for pad in pads { gst_pad_set_active(pad.out, 0) }
             return false
         }
-        DebugLog.rtmpreconnectsink.info(element, "publishing \(pads.count) streams to \(settings.location), "
+        DebugLog.rtmpreconnectsink.info(element, "publishing \(pads.count) streams to \(PublishTransport.shown(settings.location)), "
                                         + "\(settings.keep ? "keeping" : "dropping") data while disconnected")
         return true
     }
@@ -211,9 +231,12 @@ struct RtmpSettings {
 
     /// Why `location` cannot be published to, or nil.
     var locationProblem: String? {
-        if location.isEmpty { return "No location set: rtmpreconnectsink needs an RTMP URL (rtmp://host/application/stream)" }
-        guard location.hasPrefix("rtmp://") || location.hasPrefix("rtmps://") else {
-            return "Location \(location) is not an RTMP URL: it must start with rtmp:// or rtmps://"
+        if location.isEmpty {
+            return "No location set: rtmpreconnectsink needs an RTMP URL (rtmp://host/application/stream) or an SRT one "
+                + "(srt://host:port)"
+        }
+        guard PublishTransport(location: location) != nil else {
+            return "Location \(PublishTransport.shown(location)) is neither an RTMP nor an SRT URL: it must start with rtmp://, rtmps:// or srt://"
         }
         return nil
     }

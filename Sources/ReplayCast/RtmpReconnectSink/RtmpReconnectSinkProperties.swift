@@ -3,7 +3,7 @@ import CGStreamer
 import CReplayCast
 import MediaKernels
 
-/// rtmp2sink's name and meaning for location; the reconnection properties are our own.
+/// rtmp2sink's names and meanings for location and stats; the reconnection properties are our own.
 extension RtmpReconnectSink {
     static let whileDisconnected = EnumType("GstRtmpReconnectSinkWhileDisconnected", [
         .init(RC_WHILE_DISCONNECTED_DROP,
@@ -22,8 +22,9 @@ extension RtmpReconnectSink {
 
     static let properties = PropertyTable(\RcRtmpReconnectSink.settings, [
         .string(\.location, "location", "Location",
-                "RTMP URL to publish to, as rtmp2sink takes it: rtmp[s]://host[:port]/application/stream", default: nil,
-                .mutableReady),
+                "URL to publish to: RTMP as rtmp2sink takes it, rtmp[s]://host[:port]/application/stream (FLV), or SRT "
+                + "as srtsink takes it in caller mode, srt://host:port[?latency=MS&streamid=ID&passphrase=SECRET] (MPEG-TS)",
+                default: nil, .mutableReady),
         .int(\.retries, "retries", "Retries",
              "Reconnection attempts after a connection is lost before posting an error (-1 = for ever)", -1...Int32.max,
              default: -1, .mutablePlaying),
@@ -55,6 +56,9 @@ extension RtmpReconnectSink {
         .uint(\.reconnections, "reconnections", "Reconnections",
               "Connections made again after one was lost, since the element started", 0...UInt32.max, default: 0,
               .status),
+        .structure("stats", "Statistics",
+                   "The current connection's statistics, as its rtmp2sink or srtsink gives them (null between attempts)",
+                   get: { RtmpReconnectSink.of($0.assumingMemoryBound(to: RcRtmpReconnectSink.self)).stats() }),
     ])
 
     /// The connection's state and reconnection count, as the status properties show them.

@@ -124,7 +124,7 @@ import Testing
         #expect(audio == [6, 7, 8, 9])
     }
 
-    @Test(arguments: [("", "No location set"), ("http://127.0.0.1/live/x", "is not an RTMP URL")])
+    @Test(arguments: [("", "No location set"), ("http://127.0.0.1/live/x", "is neither an RTMP nor an SRT URL")])
     func aMissingOrWrongLocationFailsTheStart(location: String, reason: String) throws {
         let run = try PipelineRun.run("videotestsrc num-buffers=5 ! x264enc ! h264parse ! rtmpreconnectsink name=rtmp "
                                       + (location.isEmpty ? "" : "location=\(location)"), timeout: 10)
@@ -151,6 +151,42 @@ import Testing
         #expect(error.text.hasPrefix("Could not connect to \(url): ") && error.text.contains("Connection refused"),
                 "the URL, then rtmp2sink's error: \(error.text)")
         #expect(run.messages(from: "rtmp", named: "rtmp-reconnecting").isEmpty)
+    }
+
+    /// An srt:// location publishes MPEG-TS through srtsink, whose own reconnection is off:
+    /// no receiver is the element's error after libsrt's 3 s connect timeout, not retries
+    /// for ever. `stats` is the attempt's srtsink's while it connects, and null after.
+    @Test func srtWithNoReceiverAndNoRetriesIsAnErrorNamingTheURL() throws {
+        let url = "srt://127.0.0.1:9"
+        let started = ContinuousClock.now
+        var connecting: String?
+        let run = try PipelineRun.run("videotestsrc is-live=true ! x264enc tune=zerolatency ! h264parse "
+                                      + "! rtmpreconnectsink name=rtmp location=\(url) connect-retries=0", timeout: 15,
+                                      whilePlaying: { pipeline in
+            let sink = gst_bin_get_by_name(rc_bin(pipeline), "rtmp")!
+            defer { gst_object_unref(sink) }
+            g_usleep(1_000_000)
+            connecting = ObjectProperties.structure(sink, "stats") { $0.map { String(cString: gst_structure_get_name($0)) } }
+        })
+        let elapsed = ContinuousClock.now - started
+        let error = try #require(run.error)
+        #expect(error.source == "rtmp")
+        #expect(error.text.hasPrefix("Could not connect to \(url): "), "\(error.text)")
+        #expect(error.text.contains("Connection does not exist") || error.text.contains("Connection timeout"), "\(error.text)")
+        #expect(elapsed >= .seconds(2.5) && elapsed < .seconds(8), "libsrt's connect timeout is 3 s: \(elapsed)")
+        #expect(connecting == "application/x-srt-statistics")
+    }
+
+    /// Messages, errors and status screens name the location without an SRT passphrase or
+    /// the empty fields a pipeline file's unset variables leave.
+    @Test(arguments: [
+        ("rtmp://127.0.0.1/live/x?key=", "rtmp://127.0.0.1/live/x?key="),
+        ("srt://127.0.0.1:9000?latency=125&streamid=&passphrase=", "srt://127.0.0.1:9000?latency=125"),
+        ("srt://10.0.0.5:9000?passphrase=0123456789ab&streamid=live/1", "srt://10.0.0.5:9000?passphrase=***&streamid=live/1"),
+        ("srt://10.0.0.5:9000?streamid=&passphrase=", "srt://10.0.0.5:9000"),
+    ])
+    func locationsAreShownWithoutASecret(location: String, shown: String) {
+        #expect(PublishTransport.shown(location) == shown)
     }
 
     /// A server never reached gets `connect-retries` attempts, whatever `retries` (for
