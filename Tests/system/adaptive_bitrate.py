@@ -10,7 +10,14 @@ from the server (replaycast check-latency) back under 1 s within 10 s of each st
 (the control): frames lost. The runs take turns: side by side, the player's decoder took
 the CPU both broadcasts need on a 2-core machine (the encoders fell behind, and the
 adaptive run saw congestion on the 4 Mb/s link before the drop).
-    Tests/system/adaptive_bitrate.py CLI SCRATCH"""
+
+With --srt, the same two runs of broadcast-srt (SRT's default 125 ms latency) to
+`replaycast check-latency` as the SRT receiver: with adaptive-bitrate no disconnection, the
+encoder below the link within 5 s of the drop, raised again after the link recovered, at
+least 1,600 of 1,800 frames decoded with at most 3 s short of pictures, the latency back
+under 1 s within 10 s of each step; the control decodes fewer than 1,200 (SRT drops what
+comes too late for its latency rather than queueing it as TCP does).
+    Tests/system/adaptive_bitrate.py CLI SCRATCH [--srt]"""
 import json
 import os
 import subprocess
@@ -24,13 +31,27 @@ SCHEDULE = "0s:rate=4mbit; 15s:rate=800kbit; 45s:rate=4mbit"
 SECONDS = 60
 
 
-def start(adaptive):
-    folder = os.path.join(scratch, adaptive)
+def start(kind, adaptive):
+    folder = os.path.join(scratch, kind, adaptive)
     os.makedirs(folder, exist_ok=True)
     return subprocess.Popen([cli, "uplink", "--port", "1935", "--schedule", SCHEDULE, "--duration", "120", "--",
-                             "/usr/bin/python3", os.path.join(here, "adaptive_bitrate_run.py"), cli, folder, adaptive,
-                             str(SECONDS)] + (["--latency"] if adaptive == "true" else []),
+                             "/usr/bin/python3", os.path.join(here, "adaptive_bitrate_run.py"), cli, folder, kind,
+                             adaptive, str(SECONDS)] + (["--latency"] if adaptive == "true" else []),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def run(kind):
+    results = {}
+    for name in ("true", "false"):
+        process = start(kind, name)
+        out, err = process.communicate(timeout=180)
+        print(f"--- {kind} adaptive-bitrate={name}: exit {process.returncode}\n{err.strip()}")
+        try:
+            results[name] = json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            results[name] = {"messages": [], "error": f"no report: {out[-300:]} {err[-300:]}", "ended": False,
+                             "latency": [], "decoded": []}
+    return results
 
 
 def frames(recording):
@@ -41,18 +62,25 @@ def frames(recording):
     return times, max(gaps, default=0)
 
 
-results = {}
-for name in ("true", "false"):
-    process = start(name)
-    out, err = process.communicate(timeout=180)
-    print(f"--- adaptive-bitrate={name}: exit {process.returncode}\n{err.strip()}")
-    try:
-        results[name] = json.loads(out.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        results[name] = {"messages": [], "error": f"no report: {out[-300:]} {err[-300:]}", "ended": False, "latency": []}
+def changes_of(result, queued):
+    """The run's rtmp-bitrate messages, printed a line each; `queued` says what that field measured."""
+    changes = [m for m in result["messages"] if m["name"] == "rtmp-bitrate"]
+    for m in changes:
+        f = m["fields"]
+        print(f"  {m['time']:5.1f} s  {f['reason']:9}  {f['old-bitrate']} -> {f['new-bitrate']} kbit/s, "
+              f"{f['queued'] / 1e6:.0f} ms {queued}, {f['send-rate']} kbit/s through")
+    return changes
 
+
+def ran_whole(label, result):
+    check(f"{label}: the broadcast ran to its end without an error", result["ended"] and result["error"] is None,
+          str(result["error"]))
+    check(f"{label}: no disconnection", not any(m["name"] == "rtmp-disconnected" for m in result["messages"]))
+
+
+results = run("rtmp")
 for name, result in results.items():
-    times, gap = frames(os.path.join(scratch, name, "broadcast.flv"))
+    times, gap = frames(os.path.join(scratch, "rtmp", name, "broadcast.flv"))
     result["frames"], result["gap"] = len(times), gap
     print(f"adaptive-bitrate={name}: {len(times)} frames, longest gap {gap:.2f} s, error {result['error']}")
 
@@ -81,15 +109,8 @@ print("adaptive-bitrate=true: latency at the player per second (median ms): "
       + " ".join(f"{t:.0f}:{m:.0f}" for t, m, _ in adaptive["latency"]))
 adaptive["steps"] = latency_after_steps("true", adaptive["latency"])
 
-adaptive = results["true"]
-changes = [m for m in adaptive["messages"] if m["name"] == "rtmp-bitrate"]
-for m in changes:
-    f = m["fields"]
-    print(f"  {m['time']:5.1f} s  {f['reason']:9}  {f['old-bitrate']} -> {f['new-bitrate']} kbit/s, "
-          f"{f['queued'] / 1e6:.0f} ms waiting, {f['send-rate']} kbit/s through")
-check("adaptive: the broadcast ran to its end without an error", adaptive["ended"] and adaptive["error"] is None,
-      str(adaptive["error"]))
-check("adaptive: no disconnection", not any(m["name"] == "rtmp-disconnected" for m in adaptive["messages"]))
+changes = changes_of(adaptive, "waiting")
+ran_whole("adaptive", adaptive)
 down = next((m for m in changes if m["fields"]["reason"] == "congested"), None)
 check("adaptive: the encoder below the 800 kb/s link within 5 s of the drop",
       down is not None and 15 <= down["time"] <= 20 and min(m["fields"]["new-bitrate"] for m in changes
@@ -114,4 +135,42 @@ control = results["false"]
 check("control: no rtmp-bitrate without adaptive-bitrate", not any(m["name"] == "rtmp-bitrate" for m in control["messages"]))
 check("control: the slow link costs frames (rtmpreconnectsink drops what waits beyond 5 s)",
       control["frames"] < 1700 and control["gap"] > 0.3, f"{control['frames']} frames, gap {control['gap']:.2f} s")
+
+
+def srt():
+    results = run("srt")
+    for name, result in results.items():
+        decoded = [count for t, count in result["decoded"] if 1 <= t < SECONDS]
+        short = longest = 0
+        for count in decoded:
+            short = short + 1 if count < 15 else 0
+            longest = max(longest, short)
+        result["frames"], result["short"] = sum(decoded), longest
+        print(f"srt adaptive-bitrate={name}: {result['frames']} frames decoded by the receiver, at most {longest} s "
+              f"in a row with under half their frames, error {result['error']}")
+        print(f"srt adaptive-bitrate={name}: frames per second " + " ".join(f"{t:.1f}:{c}" for t, c in result["decoded"]))
+    adaptive = results["true"]
+    adaptive["steps"] = latency_after_steps("srt true", adaptive["latency"])
+    changes = changes_of(adaptive, "of round trip over its least")
+    ran_whole("srt adaptive", adaptive)
+    check("srt adaptive: the encoder below the 800 kb/s link within 5 s of the drop",
+          any(15 <= m["time"] <= 20 and m["fields"]["new-bitrate"] < 800 for m in changes),
+          f"changes by 20 s: {[(m['time'], m['fields']['new-bitrate']) for m in changes if m['time'] <= 20]}")
+    up = [m for m in changes if m["time"] > 45 and m["fields"]["reason"] == "recovered"]
+    check("srt adaptive: raised again after the link recovered at 45 s", len(up) >= 2,
+          f"{len(up)} steps up after 45 s")
+    check("srt adaptive: the receiver decodes at least 1600 of 1800 frames, at most 3 s short of pictures",
+          adaptive["frames"] >= 1600 and adaptive["short"] <= 3, f"{adaptive['frames']} frames, {adaptive['short']} s")
+    for step, early, late in adaptive["steps"]:
+        check(f"srt adaptive: the latency at the receiver back under 1 s within 10 s of the step at {step} s",
+              late is not None and late < 1000, f"each second's median at most {late} ms from {step + 10} s on")
+    control = results["false"]
+    check("srt control: no rtmp-bitrate without adaptive-bitrate",
+          not any(m["name"] == "rtmp-bitrate" for m in control["messages"]))
+    check("srt control: the slow link costs pictures (fewer than 1200 frames decoded)", control["frames"] < 1200,
+          f"{control['frames']} frames, {control['short']} s in a row short of pictures")
+
+
+if "--srt" in sys.argv[3:]:
+    srt()
 sys.exit(1 if failures else 0)

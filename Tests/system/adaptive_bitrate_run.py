@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Run inside `replaycast uplink` by adaptive_bitrate.py: starts nginx-rtmp on 127.0.0.1:1935
-(scripts/rtmp-server, recording to DIR), plays broadcast-rtmp (as `replaycast print` gives
-it, VIDEO_BITRATE=3000, ADAPTIVE as given) for SECONDS with Python gi while `replaycast
-check-latency` plays the stream back from the server, and prints one JSON object:
-rtmpreconnectsink's messages with their time since the start, any error, and the latency
-at the player second by second (the middle of each second, median and largest in ms).
-    adaptive_bitrate_run.py CLI DIR true|false SECONDS [--latency]"""
+"""Run inside `replaycast uplink` by adaptive_bitrate.py. RTMP: starts nginx-rtmp on
+127.0.0.1:1935 (scripts/rtmp-server, recording to DIR) and plays broadcast-rtmp, while
+`replaycast check-latency` (with --latency) plays the stream back from the server. SRT:
+`replaycast check-latency` is the receiver, an SRT listener on UDP 127.0.0.1:1935, and
+broadcast-srt calls it. Either broadcast (as `replaycast print` gives it, VIDEO_BITRATE=3000,
+ADAPTIVE as given) plays for SECONDS with Python gi; prints one JSON object:
+rtmpreconnectsink's messages with their time since the player started (within a few
+milliseconds of the uplink's schedule; the SRT broadcast starts a second later), any error, the latency at
+the player second by second (the middle of each second, median and largest in ms) and the
+frames it decoded each second.
+    adaptive_bitrate_run.py CLI DIR rtmp|srt true|false SECONDS [--latency]"""
 import json
 import os
 import re
@@ -20,22 +24,26 @@ import gi
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
-cli, folder, adaptive, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-measure_latency = "--latency" in sys.argv[5:]
+cli, folder, kind, adaptive, seconds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
+measure_latency = "--latency" in sys.argv[6:] or kind == "srt"
 environment = dict(os.environ, RTMP_SERVER_HOME=os.path.join(folder, "nginx"))
-subprocess.run(["scripts/rtmp-server", "start", "1935", folder], env=environment, check=True, stdout=subprocess.DEVNULL)
+if kind == "rtmp":
+    subprocess.run(["scripts/rtmp-server", "start", "1935", folder], env=environment, check=True, stdout=subprocess.DEVNULL)
+url, player = {"rtmp": ("rtmp://127.0.0.1:1935/live/broadcast", "rtmp://127.0.0.1:1935/live/broadcast"),
+               "srt": ("srt://127.0.0.1:1935", "srt://127.0.0.1:1935?mode=listener")}[kind]
 try:
-    command = subprocess.run([cli, "print", "broadcast-rtmp", "--set", f"ADAPTIVE={adaptive}", "--set", "VIDEO_BITRATE=3000",
-                              "--set", "URL=rtmp://127.0.0.1:1935/live/broadcast"],
-                             capture_output=True, text=True, check=True).stdout
+    command = subprocess.run([cli, "print", f"broadcast-{kind}", "--set", f"ADAPTIVE={adaptive}", "--set", "VIDEO_BITRATE=3000",
+                              "--set", f"URL={url}"], capture_output=True, text=True, check=True).stdout
     Gst.init(None)
     pipeline = Gst.parse_launchv(shlex.split(command)[1:])
     bus = pipeline.get_bus()
-    # The player asks the server for the stream as the broadcast starts; it waits for it there.
-    reader = subprocess.Popen([cli, "check-latency", "rtmp://127.0.0.1:1935/live/broadcast", "--duration",
-                               str(int(seconds) + 10)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True) if measure_latency else None
+    # The RTMP player asks the server for the stream as the broadcast starts and waits for it
+    # there; the SRT receiver must listen before the broadcast calls.
+    reader = subprocess.Popen([cli, "check-latency", player, "--duration", str(int(seconds) + 10)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) if measure_latency else None
     reader_started = time.monotonic()
+    if kind == "srt":
+        time.sleep(1)
     started = time.monotonic()
     pipeline.set_state(Gst.State.PLAYING)
     messages, error, eos_sent, ended = [], None, False, False
@@ -57,7 +65,7 @@ try:
                 fields = {structure.nth_field_name(i): structure.get_value(structure.nth_field_name(i))
                           for i in range(structure.n_fields())}
                 types = {name: structure.get_field_type(name).name for name in fields}
-                messages.append({"time": round(time.monotonic() - started, 3), "name": structure.get_name(),
+                messages.append({"time": round(time.monotonic() - reader_started, 3), "name": structure.get_name(),
                                  "fields": fields, "types": types})
     pipeline.set_state(Gst.State.NULL)
     report = ""
@@ -67,9 +75,12 @@ try:
         except subprocess.TimeoutExpired:
             reader.kill()
             report = reader.communicate()[0]
-    latency = [[round(int(second) - 0.5 + reader_started - started, 2), float(median), float(largest)]
+    latency = [[int(second) - 0.5, float(median), float(largest)]
                for second, median, largest in re.findall(r"^ *(\d+) s .*median ([\d.]+) ms, max ([\d.]+) ms", report, re.M)]
+    decoded = [[int(second) - 0.5, int(count or 0)]
+               for second, count in re.findall(r"^ *(\d+) s .*?: (?:(\d+) frames|no frame)", report, re.M)]
 finally:
-    subprocess.run(["scripts/rtmp-server", "stop", "1935"], env=environment, stdout=subprocess.DEVNULL)
-print(json.dumps({"messages": messages, "error": error, "ended": ended, "latency": latency,
+    if kind == "rtmp":
+        subprocess.run(["scripts/rtmp-server", "stop", "1935"], env=environment, stdout=subprocess.DEVNULL)
+print(json.dumps({"messages": messages, "error": error, "ended": ended, "latency": latency, "decoded": decoded,
                   "player": report.strip().splitlines()[-3:] if measure_latency else []}))

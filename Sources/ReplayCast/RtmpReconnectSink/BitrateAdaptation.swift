@@ -27,14 +27,31 @@ struct BitrateAdaptation {
     }
 
     static let interval: UInt64 = 250_000_000
-    /// Waiting media that means the link is behind.
-    static let congestedQueue: UInt64 = 500_000_000
-    /// At most this much waiting counts as keeping up.
-    static let steadyQueue: UInt64 = 100_000_000
+
+    /// How much waiting media means what, in nanoseconds, and how soon a step down may follow
+    /// another.
+    struct QueueLimits: Equatable {
+        /// More means the link is behind.
+        var congested: UInt64
+        /// At most this much counts as keeping up.
+        var steady: UInt64
+        var holdDown: UInt64
+
+        /// Media in front of rtmp2sink and in the socket's buffer: TCP delivers it late, never
+        /// loses it, so a step down can wait for the encoder to reach the last one.
+        static let rtmp = QueueLimits(congested: 500_000_000, steady: 100_000_000, holdDown: Timebase.nanosecondsPerSecond)
+
+        /// A queue on an SRT connection's path: a packet that waits there longer than about
+        /// the latency arrives too late and the receiver drops it, so half of the latency
+        /// is already behind, and every moment above the link loses pictures.
+        static func srt(latencyMilliseconds: Int) -> QueueLimits {
+            let latency = UInt64(max(latencyMilliseconds, 20)) * 1_000_000
+            return QueueLimits(congested: latency / 2, steady: latency / 8, holdDown: 500_000_000)
+        }
+    }
     /// How long the link must keep up before a step up, and the least time between changes
     /// in the same direction (the encoder needs a moment to reach a new rate).
     static let steadyTime: UInt64 = 2_000_000_000
-    static let holdTime = Timebase.nanosecondsPerSecond
     /// Short, so a rate measured just after the link slowed is the slow one.
     static let rateWindow = Timebase.nanosecondsPerSecond
     /// A new rate after congestion: this share of what got through, leaving the rest (and
@@ -72,8 +89,10 @@ struct BitrateAdaptation {
     }
 
     /// `queued`: nanoseconds of media in front of the sender; `sentBytes`: what it wrote to
-    /// the socket; `unsentBytes`: what of that the server has not acknowledged yet.
-    mutating func observe(now: UInt64, queued: UInt64, sentBytes: UInt64, unsentBytes: UInt64) -> Decision? {
+    /// the socket; `unsentBytes`: what of that the server has not acknowledged yet;
+    /// `losing`: the link loses packets (SRT), behind whatever the queue says.
+    mutating func observe(now: UInt64, queued: UInt64, sentBytes: UInt64, unsentBytes: UInt64,
+                          losing: Bool = false, limits: QueueLimits = .rtmp) -> Decision? {
         let delivered = sentBytes - min(unsentBytes, sentBytes)
         if let last = samples.last, delivered < last.sent { samples.removeAll(keepingCapacity: true) }
         samples.append((now, delivered))
@@ -81,21 +100,26 @@ struct BitrateAdaptation {
         let sendRate = Self.rate(samples, over: Self.rateWindow)
         let queued = queued + Self.time(unsentBytes, at: sendRate)
 
-        if queued > Self.congestedQueue {
+        if queued > limits.congested || losing {
             steadySince = nil
-            guard let sendRate, held(now, after: .congested) else { return nil }
-            ceiling = (max(minimum, Int(Double(sendRate) * Self.ceilingShare)), now + Self.ceilingTime)
-            let target = max(minimum, Int(Double(sendRate) * Self.drainShare))
+            guard let sendRate, held(now, after: .congested, limits) else { return nil }
+            // Packets lost (SRT): what got through is an overestimate (losses are reported a
+            // round trip late; just after the link slowed the last second is mostly the fast
+            // link's), and every moment above the link loses pictures. So down from no more
+            // than the encoder's own rate, and further, until nothing is lost.
+            let through = losing ? min(sendRate, current) : sendRate
+            ceiling = (max(minimum, Int(Double(through) * Self.ceilingShare)), now + Self.ceilingTime)
+            let target = max(minimum, Int(Double(through) * Self.drainShare * (losing ? Self.drainShare : 1)))
             guard target < current else { return nil }
             return change(to: target, .congested, now: now, queued: queued, sendRate: sendRate)
         }
-        guard queued <= Self.steadyQueue else {
+        guard queued <= limits.steady else {
             steadySince = nil
             return nil
         }
         let since = steadySince ?? now
         steadySince = since
-        guard current < configured, now - since >= Self.steadyTime, held(now, after: .recovered) else { return nil }
+        guard current < configured, now - since >= Self.steadyTime, held(now, after: .recovered, limits) else { return nil }
         var target = min(configured, max(current + 100, Int(Double(current) * Self.stepUp)))
         if let ceiling, now < ceiling.until { target = min(target, ceiling.rate) }
         guard target > current else { return nil }
@@ -104,10 +128,10 @@ struct BitrateAdaptation {
     }
 
     /// Whether a change for `reason` may come now: a step down may follow a step up at once,
-    /// but two in the same direction are `holdTime` apart (`steadyTime` for steps up).
-    private func held(_ now: UInt64, after reason: Reason) -> Bool {
+    /// but two in the same direction are `holdDown` apart (`steadyTime` for steps up).
+    private func held(_ now: UInt64, after reason: Reason, _ limits: QueueLimits) -> Bool {
         guard let lastChange, lastChange.reason == reason else { return true }
-        return now - lastChange.time >= (reason == .congested ? Self.holdTime : Self.steadyTime)
+        return now - lastChange.time >= (reason == .congested ? limits.holdDown : Self.steadyTime)
     }
 
     private mutating func change(to target: Int, _ reason: Reason, now: UInt64, queued: UInt64, sendRate: Int) -> Decision {

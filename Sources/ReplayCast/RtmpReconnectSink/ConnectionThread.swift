@@ -32,6 +32,11 @@ final class ConnectionThread {
     private var keptEndsTheStream = false
     /// With adaptive-bitrate, once an encoder was found upstream.
     private var adaptation: BitrateAdaptation?
+    private var srtLink = SrtLinkReading()
+    /// The SRT link lost packets, and the pictures after them cannot be decoded: once it
+    /// loses no more and its queue no longer makes packets late, a keyframe lets the
+    /// receiver start over at once rather than at the next one the encoder makes.
+    private var pictureLost = false
     private var encoder: VideoEncoder?
     private var nextAdaptation: GstClockTime = 0
 
@@ -163,6 +168,8 @@ final class ConnectionThread {
         everAccepted = true
         attempt = 0
         adaptation?.restart()
+        srtLink.restart()
+        pictureLost = false
         RtmpReconnectSink.publish(element, RC_RTMP_CONNECTED, reconnections)
         if keptEndsTheStream { sendKeptAndEnd() }
     }
@@ -326,11 +333,29 @@ final class ConnectionThread {
         let now = Self.monotonic()
         guard now >= nextAdaptation else { return }
         nextAdaptation = now + GstClockTime(BitrateAdaptation.interval)
-        let queued = connection.queued(), sent = connection.sentBytes(), unsent = connection.unsentBytes(location: location)
-        DebugLog.rtmpreconnectsink.log(element, "\(queued / 1_000_000) ms queued, \(sent) bytes sent, "
-                                       + "\(unsent.map { "\($0) not acknowledged" } ?? "socket not found")")
-        if let decision = adaptation.observe(now: UInt64(now), queued: UInt64(queued), sentBytes: UInt64(sent),
-                                             unsentBytes: UInt64(unsent ?? 0)) {
+        let decision: BitrateAdaptation.Decision?
+        if let totals = connection.srtTotals() {
+            let link = srtLink.observe(totals)
+            DebugLog.rtmpreconnectsink.log(element, "round trip \(totals.roundTripMilliseconds) ms (\(link.queued / 1_000_000) ms "
+                                           + "over its least), \(totals.packetsLost) of \(totals.packetsSent) packets lost"
+                                           + (link.losing ? ", losing" : ""))
+            decision = adaptation.observe(now: UInt64(now), queued: link.queued, sentBytes: link.deliveredBytes, unsentBytes: 0,
+                                          losing: link.losing, limits: link.limits)
+            if link.losing {
+                pictureLost = true
+            } else if pictureLost && link.queued <= link.limits.congested {
+                pictureLost = false
+                DebugLog.rtmpreconnectsink.info(element, "the link keeps up again after losing packets")
+                requestKeyframe()
+            }
+        } else {
+            let queued = connection.queued(), sent = connection.sentBytes(), unsent = connection.unsentBytes(location: location)
+            DebugLog.rtmpreconnectsink.log(element, "\(queued / 1_000_000) ms queued, \(sent) bytes sent, "
+                                           + "\(unsent.map { "\($0) not acknowledged" } ?? "socket not found")")
+            decision = adaptation.observe(now: UInt64(now), queued: UInt64(queued), sentBytes: UInt64(sent),
+                                          unsentBytes: UInt64(unsent ?? 0))
+        }
+        if let decision {
             encoder.bitrate = decision.new
             RtmpMessages.bitrate(element, location: location, encoder: encoder.name, decision)
         }

@@ -86,3 +86,53 @@ struct BitrateAdaptationTests {
         #expect(BitrateAdaptation(configured: 200, minimum: 300).minimum == 200)
     }
 }
+
+/// adaptive-bitrate over SRT: srtsink's running totals turned into what BitrateAdaptation
+/// weighs, and loss that steps the bitrate down though no media waits.
+struct SrtLinkReadingTests {
+    typealias Totals = SrtLinkReading.Totals
+    static let limits = BitrateAdaptation.QueueLimits.srt(latencyMilliseconds: 125)
+
+    @Test func theRoundTripsGrowthIsTheQueueAndLostPacketsDidNotGetThrough() {
+        var reading = SrtLinkReading()
+        func totals(_ sent: UInt64, lost: UInt64, bytes: UInt64, roundTrip: Double) -> Totals {
+            Totals(packetsSent: sent, packetsLost: lost, bytesSent: bytes, roundTripMilliseconds: roundTrip, latencyMilliseconds: 125)
+        }
+        #expect(reading.observe(totals(1000, lost: 0, bytes: 1_360_000, roundTrip: 0.25))
+                == .init(queued: 0, deliveredBytes: 1_360_000, losing: false, limits: Self.limits))
+        // 180 ms of queue at the bottleneck; 1 lost in 500 is under 2 %.
+        #expect(reading.observe(totals(1500, lost: 1, bytes: 2_040_000, roundTrip: 180.25))
+                == .init(queued: 180_000_000, deliveredBytes: 2_040_000 - 1360, losing: false, limits: Self.limits))
+        // 30 of 300 lost: the link drops what it cannot carry.
+        #expect(reading.observe(totals(1800, lost: 31, bytes: 2_448_000, roundTrip: 250.25))
+                == .init(queued: 250_000_000, deliveredBytes: 2_448_000 - 31 * 1360, losing: true, limits: Self.limits))
+        // A new connection counts from 0 and learns its least round trip again.
+        reading.restart()
+        #expect(reading.observe(totals(10, lost: 0, bytes: 13_600, roundTrip: 40))
+                == .init(queued: 0, deliveredBytes: 13_600, losing: false, limits: Self.limits))
+    }
+
+    @Test func theLatencySetsWhatAQueueMeans() {
+        #expect(Self.limits == .init(congested: 62_500_000, steady: 15_625_000, holdDown: 500_000_000))
+        #expect(BitrateAdaptation.QueueLimits.srt(latencyMilliseconds: 0).congested == 10_000_000, "20 ms at the least")
+    }
+
+    /// 4 s at 3 Mb/s, then a link of 800 kbit/s that loses the rest: down to a quarter of
+    /// what got through over the last second (less than the encoder's rate: 2450 kbit/s,
+    /// three fast quarter seconds and a slow one), then, 500 ms on, to the minimum.
+    @Test func lossStepsDownThoughNothingWaits() {
+        var adaptation = BitrateAdaptation(configured: 3000, minimum: 300)
+        var now: UInt64 = 0, sent: UInt64 = 0
+        var decisions: [BitrateAdaptation.Decision] = []
+        for tick in 1...24 {
+            now += BitrateAdaptation.interval
+            sent += UInt64(tick <= 16 ? 3000 : 800) * 1000 / 8 / 4
+            if let decision = adaptation.observe(now: now, queued: 0, sentBytes: sent, unsentBytes: 0, losing: tick > 16,
+                                                 limits: Self.limits) {
+                decisions.append(decision)
+            }
+        }
+        #expect(decisions.map { [$0.old, $0.new, $0.sendRate] } == [[3000, 612, 2450], [612, 300, 1350]], "\(decisions)")
+        #expect(decisions.allSatisfy { $0.reason == .congested })
+    }
+}
