@@ -7,7 +7,7 @@ import Synchronization
 extension ReplayCastCommand {
     struct Swarm: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run many emulated broadcasters at once against one RTMP ingest.",
+            abstract: "Run many emulated broadcasters at once against one RTMP or SRT ingest.",
             discussion: """
                 Each broadcaster is pipelines/swarm-member.pipeline with its own device profile, \
                 schedule (pauses, calls, orientation and mic changes, an early finish) and start, all \
@@ -21,7 +21,7 @@ extension ReplayCastCommand {
         @Option(help: "How many broadcasters.")
         var count = 10
 
-        @Option(help: ArgumentHelp("Where each publishes; {n} is its number, from 1.", valueName: "URL"))
+        @Option(help: ArgumentHelp("Where each publishes, rtmp:// or srt://; {n} is its number, from 1.", valueName: "URL"))
         var url = "rtmp://127.0.0.1:1935/live/dev{n}"
 
         @Option(help: "Seed of the devices, schedules and starts.")

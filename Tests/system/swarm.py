@@ -11,7 +11,8 @@ the report must carry it, and two shards of a 40-broadcaster swarm draw exactly 
 population.
 A swarm whose server is not there must exit 1 with every broadcaster failed, naming the
 URL. Bad arguments are refused before anything runs.
-    Tests/system/swarm.py CLI SCRATCH"""
+With --srt, 3 broadcasters over SRT, each to its own receiver (scripts/srt-receiver).
+    Tests/system/swarm.py CLI SCRATCH [--srt]"""
 import json
 import os
 import re
@@ -29,6 +30,17 @@ cli, scratch = sys.argv[1], sys.argv[2]
 COUNT, SECONDS, SEED, GOP, FPS = 8, 14, 5, 30, 15
 # The plan's pauses fall in 30-55 % of the run; the restart comes after them.
 STAT_AT, RESTART_AT = 3, 8.5
+
+
+def udp_free(port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.bind(("127.0.0.1", port))
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
 
 
 def free_port():
@@ -119,7 +131,8 @@ def probe(path):
 def video_times(path):
     text = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
                            "-of", "csv=p=0", path], capture_output=True, text=True).stdout
-    return [float(v) for v in text.split()]
+    # MPEG-TS packets end their line with a comma (a field of the program's).
+    return [float(v.strip(",")) for v in text.split()]
 
 
 compared = 0
@@ -198,6 +211,47 @@ check("merge: the shards' reports are the whole swarm's, in order, as its plan d
 for arguments, expected in [([paths[0]], "shard 2/2 missing"), ([paths[0], paths[0]], "shard 1/2 twice")]:
     refused = subprocess.run([cli, "swarm", "merge"] + arguments, capture_output=True, text=True, timeout=30)
     check(f"merge refused: {expected}", refused.returncode != 0 and expected in refused.stderr, refused.stderr.strip()[-200:])
+
+def srt_swarm():
+    # SRT: each broadcaster calls its own receiver (srt-live-transmit takes one caller per port;
+    # an SRT ingest would tell them apart by streamid on one port), {n} the port's last digit.
+    base = next(b for b in range(2000 + os.getpid() % 3000, 6500) if all(udp_free(b * 10 + n) for n in (1, 2, 3)))
+    srt_env = dict(os.environ)
+    srt_recordings = {n: os.path.join(folder, f"srt-{n}") for n in (1, 2, 3)}
+    for n, where in srt_recordings.items():
+        srt_env["SRT_RECEIVER_HOME"] = os.path.join(folder, f"srt-home-{n}")
+        subprocess.run(["scripts/srt-receiver", "start", str(base * 10 + n), where], env=srt_env, check=True, stdout=subprocess.DEVNULL)
+    try:
+        swarm_run = subprocess.run([cli, "swarm", "--count", "3", "--duration", "8", "--seed", str(SEED), "--url",
+                                    f"srt://127.0.0.1:{base}{{n}}", "--report", "-"], capture_output=True, text=True, timeout=60)
+    finally:
+        time.sleep(1)  # each receiver writes out what it holds once its caller is gone
+        for n in srt_recordings:
+            srt_env["SRT_RECEIVER_HOME"] = os.path.join(folder, f"srt-home-{n}")
+            subprocess.run(["scripts/srt-receiver", "stop", str(base * 10 + n)], env=srt_env, stdout=subprocess.DEVNULL)
+    srt_report = ({m["number"]: m for m in json.loads(swarm_run.stdout)["broadcasters"]}
+                  if swarm_run.stdout.startswith("{") else {})
+    srt_ok = []
+    for n in (1, 2, 3):
+        path = os.path.join(srt_recordings[n], "recording-1.ts")
+        frames = len(video_times(path)) if os.path.exists(path) else 0
+        member = srt_report.get(n, {})
+        decoded = subprocess.run(["ffmpeg", "-v", "error", "-xerror", "-i", path, "-f", "null", "-"], capture_output=True,
+                                 text=True) if os.path.exists(path) else None
+        # MPEG-TS lists each stream twice, under its program as well.
+        if (os.path.exists(path) and sorted(set(probe(path))) == sorted(["h264|240|520", "aac|48000|2"])
+                and decoded.returncode == 0 and not decoded.stderr and member.get("connections") == 1
+                and not member.get("errors") and abs(frames - member.get("frames", -100)) <= GOP):
+            srt_ok.append(n)
+        print(f"srt dev{n}: {frames} frames recorded, report {member.get('frames')} frames, "
+              f"{member.get('connections')} connection(s), errors {member.get('errors')}")
+    check("SRT: 3 broadcasters, each to its receiver: exit 0, one connection each, recordings of H.264 240x520 + AAC that decode, "
+          f"holding the report's frames within {GOP}", swarm_run.returncode == 0 and srt_ok == [1, 2, 3],
+          f"exit {swarm_run.returncode}, whole: {srt_ok}; {swarm_run.stderr.strip()[-300:]}")
+
+
+if "--srt" in sys.argv[3:]:
+    srt_swarm()
 
 dead = free_port()
 nobody = subprocess.run([cli, "swarm", "--count", "2", "--duration", "10", "--url", f"rtmp://127.0.0.1:{dead}/live/dev{{n}}"],
