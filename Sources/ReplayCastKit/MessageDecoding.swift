@@ -56,7 +56,8 @@ struct MessageDecoding {
         guard let object else { return nil }
         // srtsink and other URI sinks name their destination `uri`.
         for name in ["location", "uri"] where g_object_class_find_property(rc_object_class(object), name) != nil {
-            if let location = ObjectProperties.string(object, name) { return location }
+            // An SRT location's passphrase is masked (rtmpreconnectsink's own messages do the same).
+            if let location = ObjectProperties.string(object, name) { return PublishTransport.shown(location) }
         }
         guard let parent = gst_object_get_parent(object) else { return nil }
         defer { gst_object_unref(parent) }

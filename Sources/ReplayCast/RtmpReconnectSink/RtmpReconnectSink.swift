@@ -10,23 +10,43 @@ final class RtmpReconnectSink {
     let gate = RtmpGateLock()
     /// Between start and stop (both on the thread changing the element's state).
     private var worker: ConnectionThread?
-    /// The current attempt's network sink, for `stats` (read on any thread); set by the
-    /// connection thread.
-    private let attemptSink = Locked<UnsafeMutablePointer<GstElement>?>(nil)
+    /// The current attempt's network sink, for `stats` (read on any thread), and the last
+    /// statistics of the attempt before it, taken as it closed; set by the connection thread.
+    private let attemptSink = Locked<(sink: UnsafeMutablePointer<GstElement>?, last: UnsafeMutablePointer<GstStructure>?)>(
+        (nil, nil))
 
+    deinit {
+        attemptSink.withLock { current in
+            if let sink = current.sink { gst_object_unref(sink) }
+            if let last = current.last { gst_structure_free(last) }
+        }
+    }
+
+    /// A new attempt's sink, or nil when the attempt closes: its statistics so far are kept.
     func attempt(sink: UnsafeMutablePointer<GstElement>?) {
         if let sink { gst_object_ref(sink) }
         let old = attemptSink.withLock { current in
-            defer { current = sink }
-            return current
+            defer { current.sink = sink }
+            return current.sink
         }
-        if let old { gst_object_unref(old) }
+        guard let old else { return }
+        let last = ObjectProperties.structure(old, "stats") { $0.flatMap { gst_structure_copy($0) } }
+        gst_object_unref(old)
+        let replaced = attemptSink.withLock { current in
+            defer { current.last = last }
+            return current.last
+        }
+        if let replaced { gst_structure_free(replaced) }
     }
 
-    /// The current attempt's sink's statistics (rtmp2sink's or srtsink's `stats`), a copy;
-    /// nil between attempts.
+    /// The current attempt's sink's statistics (rtmp2sink's or srtsink's `stats`), or between
+    /// attempts the last one's, a copy; nil before the first.
     func stats() -> UnsafeMutablePointer<GstStructure>? {
-        guard let sink = attemptSink.withLock({ sink in sink.map { gst_object_ref($0); return $0 } }) else { return nil }
+        let (sink, last) = attemptSink.withLock { current in
+            (current.sink.map { gst_object_ref($0); return $0 }, current.last.flatMap { gst_structure_copy($0) })
+        }
+        guard let sink else { return last }
+        if let last { gst_structure_free(last) }
         defer { gst_object_unref(sink) }
         return ObjectProperties.structure(sink, "stats") { $0.map { gst_structure_copy($0) } }
     }
