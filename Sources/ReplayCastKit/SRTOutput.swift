@@ -75,7 +75,7 @@ struct SRTSink {
     static func sinks(in pipeline: UnsafeMutablePointer<GstElement>) -> [SRTSink] {
         BinElements.made(by: "srtsink", in: pipeline).map { SRTSink($0, reconnects: false) }
             + BinElements.made(by: "rtmpreconnectsink", in: pipeline).map { SRTSink($0, reconnects: true) }
-            .filter { $0.uri.hasPrefix("srt://") }
+            .filter { PublishTransport(location: $0.uri) == .srt }
     }
 
     /// Its connection's statistics now.

@@ -12,7 +12,7 @@ public enum PublishTransport: Sendable {
     case rtmp
     case srt
 
-    init?(location: String) {
+    public init?(location: String) {
         if location.hasPrefix("rtmp://") || location.hasPrefix("rtmps://") {
             self = .rtmp
         } else if location.hasPrefix("srt://") {
@@ -21,8 +21,6 @@ public enum PublishTransport: Sendable {
             return nil
         }
     }
-
-    var name: String { self == .rtmp ? "RTMP" : "SRT" }
 
     /// The location as messages, errors, logs and status screens give it: an SRT passphrase
     /// masked, and query fields without a value left out.
