@@ -2,7 +2,6 @@
 import ArgumentParser
 import Foundation
 import ReplayCastKit
-import Synchronization
 
 extension ReplayCastCommand {
     struct Swarm: AsyncParsableCommand {
@@ -87,9 +86,8 @@ extension ReplayCastCommand {
 
         func run() async throws {
             let whole = SwarmPlan(count: count, seed: seed, duration: .seconds(duration), arrival: SwarmPlan.Arrival(arrival)!)
-            let members = whole.shard(shardPart.index, of: shardPart.of)
             if plan {
-                for member in members {
+                for member in whole.shard(shardPart.index, of: shardPart.of) {
                     print(String(format: "%4d ", member.number) + member.device.padding(toLength: 16, withPad: " ", startingAt: 0)
                           + String(format: " %6.2f s  ", member.start.seconds) + (member.schedule.isEmpty ? "-" : member.schedule))
                 }
@@ -100,57 +98,25 @@ extension ReplayCastCommand {
                 throw PipelineRunner.Failure(description: "swarm: no pipeline file \(pipeline)"
                                              + (pipeline.contains("/") ? "" : " in \(PipelineLibrary.folders.joined(separator: " or "))"))
             }
-            let book = Book(members.map { member in
-                SwarmRecord(number: member.number, url: url.replacingOccurrences(of: "{n}", with: String(member.number)),
-                            device: member.device, start: member.start.seconds, schedule: member.schedule)
-            })
-            let started = ContinuousClock.now
-            let end = started + .seconds(duration)
             let screen = screen!
-            let shared = ["WIDTH": String(screen.width), "HEIGHT": String(screen.height), "FPS": String(fps),
-                          "KEYFRAME_INTERVAL": String(fps * 2), "VIDEO_BITRATE": String(videoBitrate)]
-            Self.say("swarm: \(members.count) of \(count) broadcasters (shard \(shard)), seed \(seed), \(arrival), \(duration) s, \(size) at \(fps) fps, "
-                + "\(videoBitrate) kbit/s, to \(url)")
+            let swarm = ReplayCastKit.Swarm(
+                plan: whole, shard: shardPart.index, of: shardPart.of, pipelineFile: file, url: url,
+                variables: ["WIDTH": String(screen.width), "HEIGHT": String(screen.height), "FPS": String(fps),
+                            "KEYFRAME_INTERVAL": String(fps * 2), "VIDEO_BITRATE": String(videoBitrate)])
+            Self.say("swarm: \(swarm.members.count) of \(count) broadcasters (shard \(shard)), seed \(seed), \(arrival), \(duration) s, "
+                + "\(size) at \(fps) fps, \(videoBitrate) kbit/s, to \(url)")
+            // Ctrl-C ends every running broadcaster cleanly, as `replaycast run` does its one.
+            swarm.stopOnInterrupt()
+            let started = ContinuousClock.now
             let totals = Task {
                 while (try? await Task.sleep(for: .seconds(5))) != nil {
-                    let (outputs, traffic) = book.broadcasts.withLock { ($0.values.flatMap(\.rtmpOutputs), $0.values.map(\.traffic)) }
-                    Self.say(Self.totals(at: (ContinuousClock.now - started).seconds, of: members.count, outputs: outputs,
-                                         traffic: traffic))
+                    let running = swarm.broadcasts.values
+                    Self.say(Self.totals(at: (ContinuousClock.now - started).seconds, of: swarm.members.count,
+                                         outputs: running.flatMap(\.rtmpOutputs), traffic: running.map(\.traffic)))
                 }
             }
-            await withTaskGroup(of: Void.self) { group in
-                for (index, member) in members.enumerated() {
-                    let variables = shared.merging(["URL": book.records.withLock { $0[index].url }, "DEVICE": member.device,
-                                                    "SCHEDULE": member.schedule, "NAME": "dev\(member.number)"]) { $1 }
-                    group.addTask {
-                        try? await Task.sleep(until: started + member.start)
-                        let broadcast: Broadcast
-                        do { broadcast = try Broadcast(pipelineFile: file, variables: variables) } catch {
-                            book.records.withLock { $0[index].errors.append("\(error)") }
-                            return
-                        }
-                        book.broadcasts.withLock { $0[member.number] = broadcast }
-                        // Ctrl-C ends every running broadcaster cleanly, as `replaycast run` does its one.
-                        broadcast.stopOnInterrupt()
-                        let stopper = Task {
-                            try await Task.sleep(until: end)
-                            try await broadcast.stop()
-                        }
-                        try? await broadcast.start()
-                        for await event in broadcast.events {
-                            let seconds = (ContinuousClock.now - started).seconds
-                            book.records.withLock { $0[index].note(event, at: seconds) }
-                        }
-                        stopper.cancel()
-                        let ending = await broadcast.waitUntilEnded()
-                        book.records.withLock { $0[index].end(ending, traffic: broadcast.traffic) }
-                        book.broadcasts.withLock { _ = $0.removeValue(forKey: member.number) }
-                    }
-                }
-            }
+            let final = try await swarm.run()
             totals.cancel()
-            let final = SwarmReport(seed: seed, count: count, shard: "\(shardPart.index)/\(shardPart.of)",
-                                    broadcasters: book.records.withLock { $0 })
             // With the report on standard output, the lines go with the totals.
             for line in final.lines { if report == "-" { Self.say(line) } else { print(line) } }
             if let report {
@@ -167,14 +133,6 @@ extension ReplayCastCommand {
             return String(format: "swarm %6.1f s: %d of %d running, %d connected, %d reconnecting, %d failed, %.2f Mb/s, %d reconnections",
                           seconds, outputs.count, count, connected, waiting, outputs.filter(\.failed).count, bits / 1e6,
                           outputs.map(\.reconnections).reduce(0, +))
-        }
-
-        /// What the broadcasters share with the tasks that run them.
-        private final class Book: Sendable {
-            let records: Mutex<[SwarmRecord]>
-            let broadcasts = Mutex([Int: Broadcast]())
-
-            init(_ records: [SwarmRecord]) { self.records = Mutex(records) }
         }
 
         private static func say(_ text: String) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import ArgumentParser
+import ReplayCastKit
 
 extension ReplayCastCommand.Swarm {
     struct Merge: ParsableCommand {

@@ -11,7 +11,7 @@ extension Broadcast {
     /// reaches the process twice at the same moment (also through a wrapper such as
     /// `timeout`). From this call until the process ends, SIGINT no longer ends the process.
     public func stopOnInterrupt() {
-        _ = Self.sigintIgnored
+        Self.ignoreInterrupts()
         let firstInterrupt = Locked<ContinuousClock.Instant?>(nil)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler { [weak core] in
@@ -32,4 +32,6 @@ extension Broadcast {
     /// the sources, and every Ctrl-C after that would be lost: with two broadcasts, the
     /// second's call silenced the first's.
     private static let sigintIgnored: Void = { signal(SIGINT, SIG_IGN) }()
+
+    static func ignoreInterrupts() { _ = sigintIgnored }
 }

@@ -37,10 +37,13 @@ public struct SwarmPlan: Sendable, Equatable {
     }
 
     public let members: [Member]
+    public let seed: UInt64
+    /// How long the swarm runs; each broadcaster's events fall inside its own part of it.
+    public let duration: Duration
 
-    /// `duration`: how long the swarm runs; each broadcaster's events fall inside its own
-    /// part of it.
     public init(count: Int, seed: UInt64, duration: Duration, arrival: Arrival) {
+        self.seed = seed
+        self.duration = duration
         let devices = DeviceProfile.all.map(\.name)
         members = (1...max(1, count)).map { number in
             var draws = Draws(seed: seed, number: number)

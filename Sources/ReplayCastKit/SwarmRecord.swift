@@ -1,46 +1,48 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
-import ReplayCastKit
 
 /// What one broadcaster of a swarm did, as `--report` writes it.
-struct SwarmRecord: Codable, Sendable {
-    struct Loss: Codable, Sendable {
+public struct SwarmRecord: Codable, Sendable, Equatable {
+    public struct Loss: Codable, Sendable, Equatable {
         /// Seconds since the swarm's start.
-        var at: Double
-        var reason: String
+        public var at: Double
+        public var reason: String
         /// Seconds until the server accepted the stream again (nil: it did not).
-        var downtime: Double?
+        public var downtime: Double?
         /// Buffers (audio and video) rtmpreconnectsink dropped meanwhile.
-        var dropped: Int?
+        public var dropped: Int?
     }
 
-    var number: Int
-    var url: String
-    var device: String
+    public var number: Int
+    public var url: String
+    public var device: String
     /// Seconds after the swarm's start.
-    var start: Double
-    var schedule: String
+    public var start: Double
+    public var schedule: String
     /// Times the server accepted the stream: the first connection and each reconnection.
-    var connections = 0
+    public var connections = 0
     /// Seconds since the swarm's start when the server first accepted the stream.
-    var connectedAt: Double?
-    var disconnections: [Loss] = []
+    public var connectedAt: Double?
+    public var disconnections: [Loss] = []
     /// Video frames replaykitsrc delivered, frames the encoder made, and the bytes both
     /// encoders made.
-    var framesIn = 0
-    var frames = 0
-    var bytes = 0
-    var errors: [String] = []
+    public var framesIn = 0
+    public var frames = 0
+    public var bytes = 0
+    public var errors: [String] = []
     /// How it ended: `end-of-stream` (stopped at the end, or its schedule's finish),
-    /// `failed`, `timed-out`, `cancelled`, or `not-started`.
-    var ending = "not-started"
+    /// `failed`, `timed-out`, `cancelled`, or `not-started` (the swarm stopped before its
+    /// start, or its pipeline could not be made: see `errors`).
+    public var ending = "not-started"
 
     /// A broadcaster fails when it never reached its server, or ended any other way than
-    /// with all its outputs finished.
-    var failed: Bool { connections == 0 || ending != "end-of-stream" }
+    /// with all its outputs finished. One the swarm stopped before its start did not fail.
+    public var failed: Bool {
+        !errors.isEmpty || (ending != "not-started" && (connections == 0 || ending != "end-of-stream"))
+    }
 
     /// Seconds of every loss that came back.
-    var downtime: Double { disconnections.compactMap(\.downtime).reduce(0, +) }
+    public var downtime: Double { disconnections.compactMap(\.downtime).reduce(0, +) }
 
     mutating func note(_ event: BroadcastEvent, at seconds: Double) {
         switch event {
@@ -80,7 +82,7 @@ struct SwarmRecord: Codable, Sendable {
     }
 
     /// One line of the final table.
-    var line: String {
+    public var line: String {
         let losses = disconnections.isEmpty ? "" : ", \(disconnections.count) lost, \(String(format: "%.1f", downtime)) s down"
         let problems = errors.isEmpty ? "" : ": " + errors.joined(separator: "; ")
         return "\(String(format: "%4d", number)) \(device.padding(toLength: 16, withPad: " ", startingAt: 0)) "

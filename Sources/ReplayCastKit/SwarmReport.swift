@@ -3,22 +3,22 @@ import Foundation
 
 /// What `replaycast swarm --report` writes and `replaycast swarm merge` reads: the swarm's
 /// seed and size, which shard of it this is, and a record per broadcaster.
-struct SwarmReport: Codable {
-    var seed: UInt64
+public struct SwarmReport: Codable, Sendable, Equatable {
+    public var seed: UInt64
     /// Broadcasters in the whole swarm, every shard's together.
-    var count: Int
+    public var count: Int
     /// `I/N`: the shard's number and the number of shards (`1/1` for a whole swarm).
-    var shard: String
-    var broadcasters: [SwarmRecord]
+    public var shard: String
+    public var broadcasters: [SwarmRecord]
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    var failed: Int { broadcasters.filter(\.failed).count }
+    public var failed: Int { broadcasters.filter(\.failed).count }
 
     /// The line per broadcaster and the totals.
-    var lines: [String] {
+    public var lines: [String] {
         broadcasters.map(\.line) + [
             "swarm: \(broadcasters.count - failed) of \(broadcasters.count) broadcasters ok, \(failed) failed, "
                 + "\(broadcasters.map(\.disconnections.count).reduce(0, +)) disconnections, "
@@ -27,7 +27,7 @@ struct SwarmReport: Codable {
     }
 
     /// To a file, or to standard output for `-`.
-    func write(to path: String) throws(Failure) {
+    public func write(to path: String) throws(Failure) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {
@@ -42,7 +42,7 @@ struct SwarmReport: Codable {
         }
     }
 
-    static func read(_ path: String) throws(Failure) -> SwarmReport {
+    public static func read(_ path: String) throws(Failure) -> SwarmReport {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw Failure(description: "\(path): cannot read it: \(error.localizedDescription)")
@@ -62,7 +62,7 @@ struct SwarmReport: Codable {
 
     /// The shards' reports as one. They must be of one swarm (seed, count, number of
     /// shards); shards missing, or given twice, are named.
-    static func merge(_ reports: [(path: String, report: SwarmReport)]) throws(Failure) -> SwarmReport {
+    public static func merge(_ reports: [(path: String, report: SwarmReport)]) throws(Failure) -> SwarmReport {
         guard let (firstPath, first) = reports.first else { throw Failure(description: "no reports to merge") }
         let shards = Int(first.shard.split(separator: "/").last ?? "") ?? 1
         var seen: [String: String] = [:]

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import Foundation
+import ReplayCast
+import Synchronization
+
+/// Many emulated broadcasters at once, each a `Broadcast` of one pipeline file with its own
+/// device, schedule, start and URL from a `SwarmPlan`:
+///
+///     let swarm = Swarm(plan: SwarmPlan(count: 20, seed: 1, duration: .seconds(30), arrival: .together),
+///                       pipelineFile: "pipelines/swarm-member.pipeline", url: "rtmp://127.0.0.1/live/dev{n}")
+///     let events = Task { for await event in swarm.events { … } }
+///     let report = try await swarm.run()
+///
+/// Each broadcaster gets the variables URL (`url` with `{n}` its number), DEVICE, SCHEDULE
+/// and NAME (`dev{n}`), on top of `variables`. Each ends cleanly at the plan's duration, or
+/// earlier by its schedule's finish, an error, or `stop()`. Runs once, on no particular actor.
+public final class Swarm: Sendable {
+    /// This swarm's broadcasters: the plan's, or a shard's of it.
+    public let members: [SwarmPlan.Member]
+    /// Every broadcaster's events; finishes when `run()` returns. One consumer. Unread
+    /// events are kept, so read them, or leave them to a broadcast's few (no meters).
+    public let events: AsyncStream<SwarmEvent>
+    private let continuation: AsyncStream<SwarmEvent>.Continuation
+    private let plan: SwarmPlan
+    private let shard: String
+    private let pipelineFile: String
+    private let url: String
+    private let variables: [String: String]
+    private let state: Mutex<State>
+    /// The Ctrl-C handler, kept as long as the swarm.
+    nonisolated(unsafe) private let interrupts = Locked([any DispatchSourceSignal]())
+
+    private struct State {
+        var started = false
+        var stopping = false
+        var interruptible = false
+        var records: [SwarmRecord]
+        var running: [Int: Broadcast] = [:]
+        /// The sleeps until a broadcaster's start, which `stop()` cuts short.
+        var waits: [Int: Task<Void, any Error>] = [:]
+    }
+
+    /// `shard`/`shards`: run broadcasters shard, shard + shards, … of the plan only
+    /// (`SwarmPlan.shard`); the report says which.
+    public init(plan: SwarmPlan, shard: Int = 1, of shards: Int = 1, pipelineFile: String, url: String,
+                variables: [String: String] = [:]) {
+        self.plan = plan
+        self.shard = "\(shard)/\(shards)"
+        self.pipelineFile = pipelineFile
+        self.url = url
+        self.variables = variables
+        members = plan.shard(shard, of: shards)
+        let records = members.map { member in
+            SwarmRecord(number: member.number, url: url.replacingOccurrences(of: "{n}", with: String(member.number)),
+                        device: member.device, start: member.start.seconds, schedule: member.schedule)
+        }
+        state = Mutex(State(records: records))
+        (events, continuation) = AsyncStream.makeStream()
+    }
+
+    /// Runs every broadcaster, each from its start, and returns once all have ended.
+    /// - Throws: `alreadyStarted` when called again.
+    public func run() async throws(BroadcastError) -> SwarmReport {
+        guard state.withLock({ s in defer { s.started = true }; return !s.started }) else { throw .alreadyStarted }
+        let started = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            for (index, member) in members.enumerated() {
+                group.addTask { await self.runMember(index, member, from: started) }
+            }
+        }
+        continuation.finish()
+        return report
+    }
+
+    /// Ends the swarm early: every running broadcaster stops cleanly (end-of-stream), and
+    /// those yet to start never do.
+    public func stop() async {
+        let running = state.withLock { s in
+            s.stopping = true
+            s.waits.values.forEach { $0.cancel() }
+            return Array(s.running.values)
+        }
+        for broadcast in running { _ = try? await broadcast.stop() }
+    }
+
+    /// For command-line tools: Ctrl-C ends the swarm as `Broadcast.stopOnInterrupt()` ends
+    /// one broadcast (a first cleanly, another a second later at once), and no broadcaster
+    /// starts after it.
+    public func stopOnInterrupt() {
+        Broadcast.ignoreInterrupts()
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [weak self] in
+            self?.state.withLock { s in
+                s.stopping = true
+                s.waits.values.forEach { $0.cancel() }
+            }
+        }
+        source.resume()
+        interrupts.withLock { $0.append(source) }
+        let running = state.withLock { s in
+            s.interruptible = true
+            return Array(s.running.values)
+        }
+        running.forEach { $0.stopOnInterrupt() }
+    }
+
+    /// The broadcasters running now, by number: their outputs and traffic for a status
+    /// screen, or one to stop.
+    public var broadcasts: [Int: Broadcast] { state.withLock { $0.running } }
+
+    /// What each broadcaster has done so far; final once `run()` returned.
+    public var report: SwarmReport {
+        SwarmReport(seed: plan.seed, count: plan.members.count, shard: shard, broadcasters: state.withLock { $0.records })
+    }
+
+    private func runMember(_ index: Int, _ member: SwarmPlan.Member, from started: ContinuousClock.Instant) async {
+        let number = member.number
+        func since() -> Duration { ContinuousClock.now - started }
+        func ended(_ change: (inout SwarmRecord) -> Void) {
+            let record = state.withLock { s in
+                change(&s.records[index])
+                s.running[number] = nil
+                return s.records[index]
+            }
+            continuation.yield(SwarmEvent(number: number, at: since(), change: .ended(record)))
+        }
+        let wait = Task { try await Task.sleep(until: started + member.start) }
+        guard state.withLock({ s in
+            s.waits[number] = wait
+            return !s.stopping
+        }) else { return ended { _ in } }
+        _ = await wait.result
+        state.withLock { _ = $0.waits.removeValue(forKey: number) }
+        let variables = variables.merging(["URL": state.withLock { $0.records[index].url }, "DEVICE": member.device,
+                                           "SCHEDULE": member.schedule, "NAME": "dev\(number)"]) { $1 }
+        let broadcast: Broadcast
+        do { broadcast = try Broadcast(pipelineFile: pipelineFile, variables: variables) } catch {
+            return ended { $0.errors.append("\(error)") }
+        }
+        guard let interruptible = state.withLock({ s -> Bool? in
+            guard !s.stopping else { return nil }
+            s.running[number] = broadcast
+            return s.interruptible
+        }) else { return ended { _ in } }
+        if interruptible { broadcast.stopOnInterrupt() }
+        let stopper = Task {
+            try await Task.sleep(until: started + plan.duration)
+            try await broadcast.stop()
+        }
+        do {
+            try await broadcast.start()
+            continuation.yield(SwarmEvent(number: number, at: since(), change: .started))
+            // stop() may have found it in `running` before it played, when stopping it did nothing.
+            if state.withLock({ $0.stopping }) { _ = try? await broadcast.stop() }
+        } catch {
+            // The error itself comes as the broadcast's last events.
+        }
+        for await event in broadcast.events {
+            let at = since()
+            state.withLock { $0.records[index].note(event, at: at.seconds) }
+            continuation.yield(SwarmEvent(number: number, at: at, change: .broadcast(event)))
+        }
+        stopper.cancel()
+        let ending = await broadcast.waitUntilEnded()
+        ended { $0.end(ending, traffic: broadcast.traffic) }
+    }
+}
