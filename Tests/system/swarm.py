@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """replaycast swarm against a real nginx-rtmp with its statistics page: 8 broadcasters, 14 s,
-seed 5, the server stopped at 8.5 s and started again. The page must list 8 publishers
+seed 5, the server stopped at 8.5 s and started again (with --large: 20 broadcasters, 30 s,
+the server stopped at 5 s, before the plan's pauses). The page must list every publisher
 while they run; every broadcaster must reconnect, the report giving its downtime; each
 recording (before and after the restart) must probe as H.264 240x520 + AAC 48 kHz stereo
-and decode, the second start with a keyframe, the two hold the report's frames less the
-downtime's within one keyframe interval (30 frames), and the first show the pause its plan
-has as a gap in its video timestamps; the same seed must draw the same plan twice, and
-the report must carry it, and two shards of a 40-broadcaster swarm draw exactly its
-population.
+and decode, the second start with a keyframe, the two hold the report's frames and bytes
+less the downtime's within one keyframe interval (30 frames, 2 s of bytes), and show the
+pause its plan has as a gap in its video timestamps; the same seed must draw the same plan
+twice, and the report must carry it, and two shards of a 40-broadcaster swarm draw exactly
+its population. Two shards of a 4-broadcaster swarm, run side by side, merge into what the
+unsharded swarm reports (broadcasters, connections and endings; frames and bytes within a
+frame and 5 %), each recording holding its report's bytes.
 A swarm whose server is not there must exit 1 with every broadcaster failed, naming the
 URL. Bad arguments are refused before anything runs.
 With --srt, 3 broadcasters over SRT, each to its own receiver (scripts/srt-receiver).
-    Tests/system/swarm.py CLI SCRATCH [--srt]"""
+    Tests/system/swarm.py CLI SCRATCH [--srt] [--large]"""
 import json
 import os
 import re
@@ -27,9 +30,13 @@ from xml.etree import ElementTree
 from checks import check, failures
 
 cli, scratch = sys.argv[1], sys.argv[2]
-COUNT, SECONDS, SEED, GOP, FPS = 8, 14, 5, 30, 15
-# The plan's pauses fall in 30-55 % of the run; the restart comes after them.
-STAT_AT, RESTART_AT = 3, 8.5
+SEED, GOP, FPS = 5, 30, 15
+# The plan's pauses fall in 30-55 % of the run; the restart comes before or after them.
+if "--large" in sys.argv[3:]:
+    COUNT, SECONDS, RESTART_AT = 20, 30, 5
+else:
+    COUNT, SECONDS, RESTART_AT = 8, 14, 8.5
+STAT_AT = 3
 
 
 def udp_free(port):
@@ -135,39 +142,60 @@ def video_times(path):
     return [float(v.strip(",")) for v in text.split()]
 
 
+def payload_bytes(path):
+    """What the encoders made that the recording holds: its packets' sizes, audio and video."""
+    text = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "packet=size", "-of", "csv=p=0", path],
+                          capture_output=True, text=True).stdout
+    return sum(int(v.strip(",")) for v in text.split())
+
+
+def gop_bytes(member, seconds):
+    """One keyframe interval's bytes at the broadcaster's mean rate over its `seconds`."""
+    return member["bytes"] / max(seconds - member["start"], 1) * GOP / FPS
+
+
 compared = 0
 for number, member in sorted(members.items()):
     parts = [os.path.join(recordings + "-1", f"dev{number}.flv"), os.path.join(recordings, f"dev{number}.flv")]
     if not all(os.path.exists(path) for path in parts):
         check(f"dev{number}: recorded before and after the restart", False, str(parts))
         continue
-    problems, frames = [], 0
+    problems, frames, recorded_bytes, times = [], 0, 0, []
     for path in parts:
         streams = probe(path)
         decoded = subprocess.run(["ffmpeg", "-v", "error", "-xerror", "-i", path, "-fps_mode", "passthrough",
                                   "-enc_time_base", "1:1000", "-f", "null", "-"], capture_output=True, text=True)
-        frames += len(video_times(path))
+        times.append(video_times(path))
+        frames += len(times[-1])
+        recorded_bytes += payload_bytes(path)
         if streams != sorted(["h264|240|520", "aac|48000|2"]) or decoded.returncode != 0 or decoded.stderr:
             problems.append(f"{path}: {streams}, ffmpeg {decoded.returncode} {decoded.stderr[-200:]}")
     first_flags = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "packet=flags",
                                   "-of", "csv=p=0", parts[1]], capture_output=True, text=True).stdout.split()
     if not first_flags or not first_flags[0].startswith("K"):
         problems.append(f"{parts[1]} starts with {first_flags[:1]}, not a keyframe")
-    expected = member["frames"] - FPS * (member["disconnections"] or [{}])[0].get("downtime", 0)
+    downtime = (member["disconnections"] or [{}])[0].get("downtime", 0)
+    expected = member["frames"] - FPS * downtime
     if abs(frames - expected) > GOP:
         problems.append(f"{frames} frames recorded, {expected:.0f} expected (report {member['frames']} less the downtime)")
+    rate = gop_bytes(member, SECONDS) * FPS / GOP
+    expected_bytes = member["bytes"] - rate * downtime
+    if abs(recorded_bytes - expected_bytes) > gop_bytes(member, SECONDS):
+        problems.append(f"{recorded_bytes} bytes recorded, {expected_bytes:.0f} expected (report {member['bytes']} less "
+                        f"{downtime:.2f} s at {rate:.0f} B/s)")
+    print(f"dev{number}: {frames} frames and {recorded_bytes} bytes recorded; report {member['frames']} and "
+          f"{member['bytes']}, {downtime:.2f} s down")
     compared += not problems
     if problems:
-        check(f"dev{number}: both recordings H.264 240x520 + AAC 48 kHz stereo, decode, frames as reported", False,
+        check(f"dev{number}: both recordings H.264 240x520 + AAC 48 kHz stereo, decode, frames and bytes as reported", False,
               "; ".join(problems))
     if number in pausing:
         start, end = [int(v) / 1000 for v in re.findall(r"(\d+)ms:(?:pause|resume)", pausing[number])]
-        times = video_times(parts[0])
-        gaps = [(a, b) for a, b in zip(times, times[1:]) if b - a > 0.5]
+        gaps = [(a, b) for part in times for a, b in zip(part, part[1:]) if b - a > 0.5]
         check(f"dev{number}: the pause from {start:.2f} to {end:.2f} s is a gap in the video timestamps",
               any(abs(b - a - (end - start)) < 0.6 for a, b in gaps), f"gaps {gaps}")
 check(f"each broadcaster's two recordings: H.264 240x520 + AAC 48 kHz stereo, decode, the second from a keyframe, "
-      f"the report's frames less the downtime's within {GOP}", compared == COUNT, f"{compared} of {COUNT}")
+      f"the report's frames and bytes less the downtime's within {GOP} frames", compared == COUNT, f"{compared} of {COUNT}")
 
 # Two shards of one 4-broadcaster swarm, side by side, their reports on standard output.
 server("start")
@@ -176,6 +204,9 @@ try:
                                 "--url", f"rtmp://127.0.0.1:{port}/live/shard{{n}}", "--report", "-"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in (1, 2)]
     outputs = [shard.communicate(timeout=60) for shard in shards]
+    unsharded = subprocess.run([cli, "swarm", "--count", "4", "--duration", "5", "--seed", str(SEED),
+                                "--url", f"rtmp://127.0.0.1:{port}/live/whole{{n}}", "--report", "-"],
+                               capture_output=True, text=True, timeout=60)
     # Ctrl-C at 3 s ends every running broadcaster cleanly.
     interrupted = subprocess.Popen([cli, "swarm", "--count", "2", "--duration", "60",
                                     "--url", f"rtmp://127.0.0.1:{port}/live/ctrlc{{n}}", "--report", "-"],
@@ -208,6 +239,32 @@ check("merge: the shards' reports are the whole swarm's, in order, as its plan d
       merged.returncode == 0 and [m["number"] for m in merged_report["broadcasters"]] == [1, 2, 3, 4]
       and all(re.match(rf"\s*{m['number']} {m['device']} ", line) for m, line in zip(merged_report["broadcasters"], whole))
       and "4 of 4 broadcasters ok" in merged.stdout, merged.stdout[-300:] + merged.stderr[-300:])
+whole_report = json.loads(unsharded.stdout) if unsharded.stdout.startswith("{") else {"broadcasters": []}
+
+
+def totals(report):
+    members = report["broadcasters"]
+    return {"broadcasters": [(m["number"], m["device"], m["schedule"]) for m in members],
+            "connections": sum(m["connections"] for m in members), "endings": [m["ending"] for m in members],
+            "disconnections": sum(len(m["disconnections"]) for m in members),
+            "frames": sum(m["frames"] for m in members), "bytes": sum(m["bytes"] for m in members)}
+
+
+mine, theirs = totals(merged_report), totals(whole_report)
+check("merge: the merged report has the unsharded run's broadcasters, connections, endings and disconnections; "
+      "frames within one per broadcaster, bytes within 5 %",
+      unsharded.returncode == 0 and len(theirs["broadcasters"]) == 4
+      and all(mine[k] == theirs[k] for k in ("broadcasters", "connections", "endings", "disconnections"))
+      and abs(mine["frames"] - theirs["frames"]) <= 4 and abs(mine["bytes"] - theirs["bytes"]) <= 0.05 * theirs["bytes"],
+      f"merged {mine}, unsharded {theirs}")
+held = []
+for m in merged_report["broadcasters"]:
+    path = os.path.join(recordings, f"shard{m['number']}.flv")
+    got = payload_bytes(path) if os.path.exists(path) else 0
+    held.append((m["number"], got, m["bytes"]))
+check("each shard broadcaster's recording holds the bytes its report gives, within one keyframe interval's",
+      len(held) == 4 and all(abs(got - reported) <= gop_bytes(m, 5) for (_, got, reported), m
+                             in zip(held, merged_report["broadcasters"])), str(held))
 for arguments, expected in [([paths[0]], "shard 2/2 missing"), ([paths[0], paths[0]], "shard 1/2 twice")]:
     refused = subprocess.run([cli, "swarm", "merge"] + arguments, capture_output=True, text=True, timeout=30)
     check(f"merge refused: {expected}", refused.returncode != 0 and expected in refused.stderr, refused.stderr.strip()[-200:])
