@@ -11,7 +11,9 @@ extension ReplayCastCommand {
                 Each broadcaster is pipelines/swarm-member.pipeline with its own device profile, \
                 schedule (pauses, calls, orientation and mic changes, an early finish) and start, all \
                 drawn from --seed: the same seed gives the same swarm. Each has its own connection, \
-                URL (--url with {n} replaced by its number), timestamps and reconnections. Prints \
+                URL (--url with {n} replaced by its number), timestamps and reconnections; with --uplink, \
+                each also draws a link of its own (rate, down and up, delay, stall), made by a relay on \
+                127.0.0.1 that passes to the ingest. Prints \
                 the totals every 5 s and a line per broadcaster at the end; exits 1 when any \
                 broadcaster never reached the server or ended with an error.
                 """,
@@ -46,6 +48,13 @@ extension ReplayCastCommand {
                                    + "variables of swarm-member.pipeline.", valueName: "FILE|NAME"))
         var pipeline = "swarm-member"
 
+        @Option(name: .customLong("uplink"),
+                help: ArgumentHelp("A link between a broadcaster and the ingest, as replaycast uplink's schedule from the "
+                                   + "broadcaster's start (e.g. lte=\"0s:rate=2mbit; 12s:rate=500kbit; 20s:down; 22s:up\"); "
+                                   + "repeat it: each broadcaster draws one, through a relay of its own.",
+                                   valueName: "[NAME=]SCHEDULE"))
+        var uplinkTexts: [String] = []
+
         @Option(help: ArgumentHelp("Run only shard I of N: broadcasters I, I+N, I+2N … of the same swarm "
                                    + "(`replaycast swarm merge` joins the shards' reports).", valueName: "I/N"))
         var shard = "1/1"
@@ -67,6 +76,13 @@ extension ReplayCastCommand {
             guard (1...60).contains(fps) else { throw ValidationError("--fps must be 1 to 60") }
             guard (50...100_000).contains(videoBitrate) else { throw ValidationError("--video-bitrate must be 50 to 100000 kbit/s") }
             guard shardPart.of <= count else { throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N ≤ --count, e.g. 2/10") }
+            do { _ = try uplinks() } catch { throw ValidationError("--uplink: \(error)") }
+        }
+
+        private func uplinks() throws(UplinkSchedule.ParseError) -> [SwarmPlan.Uplink] {
+            var parsed: [SwarmPlan.Uplink] = []
+            for (index, text) in uplinkTexts.enumerated() { parsed.append(try SwarmPlan.Uplink(parsing: text, position: index + 1)) }
+            return parsed
         }
 
         private var shardPart: (index: Int, of: Int) {
@@ -85,11 +101,13 @@ extension ReplayCastCommand {
         }
 
         func run() async throws {
-            let whole = SwarmPlan(count: count, seed: seed, duration: .seconds(duration), arrival: SwarmPlan.Arrival(arrival)!)
+            let whole = SwarmPlan(count: count, seed: seed, duration: .seconds(duration), arrival: SwarmPlan.Arrival(arrival)!,
+                                  uplinks: try uplinks())
             if plan {
                 for member in whole.shard(shardPart.index, of: shardPart.of) {
                     print(String(format: "%4d ", member.number) + member.device.padding(toLength: 16, withPad: " ", startingAt: 0)
-                          + String(format: " %6.2f s  ", member.start.seconds) + (member.schedule.isEmpty ? "-" : member.schedule))
+                          + String(format: " %6.2f s  ", member.start.seconds) + (member.schedule.isEmpty ? "-" : member.schedule)
+                          + (member.uplink.map { "  uplink \($0.name)" } ?? ""))
                 }
                 return
             }

@@ -16,6 +16,21 @@ package enum IPv4Socket {
         return inet_pton(AF_INET, host, &address.sin_addr) == 1 ? address : nil
     }
 
+    /// `host` as an IPv4 address: itself when it is one, else its first IPv4 address.
+    package static func resolved(_ host: String) -> String? {
+        if address(host, 0) != nil { return host }
+        var hints = addrinfo()
+        hints.ai_family = AF_INET
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &found) == 0, let first = found else { return nil }
+        defer { freeaddrinfo(found) }
+        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        return first.pointee.ai_addr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+            var ip = address.pointee.sin_addr
+            return inet_ntop(AF_INET, &ip, &text, socklen_t(text.count)).map { String(cString: $0) }
+        }
+    }
+
     /// A socket bound to `host:port` (port 0: one the kernel picks); TCP ones listen.
     package static func bound(_ kind: Kind, host: String, port: UInt16) throws(Failure) -> Int32 {
         guard var address = address(host, port) else { throw Failure(description: "'\(host)' is not an IPv4 address") }

@@ -17,6 +17,8 @@ final class RelayFlow {
     private(set) var heldBytes = 0
     /// Bytes passed on to the server.
     private(set) var passed: UInt64 = 0
+    /// Datagrams the relay's link lost while down.
+    private(set) var dropped = 0
     /// The broadcast closed its side (TCP): the server's side is closed once `held` is empty.
     var clientEnded = false
     private var serverShut = false
@@ -38,13 +40,22 @@ final class RelayFlow {
 
     var nextDue: UInt64? { first < held.count ? held[first].due : nil }
 
-    /// Writes what is due to the server; false when the server's side failed.
-    func sendDue(now: UInt64) -> Bool {
+    /// Writes what is due to the server, as far as `link` lets it; false when the server's
+    /// side failed.
+    func sendDue(now: UInt64, link: inout RelayLink) -> Bool {
         serverBlocked = false
         while first < held.count, held[first].due <= now {
             let chunk = held[first].bytes
+            if client == nil && link.down {
+                passFirst(delivered: false)
+                dropped += 1
+                continue
+            }
+            let allowed = min(link.allowance, chunk.count - written)
+            // A datagram goes whole or waits.
+            guard allowed > 0, client != nil || allowed == chunk.count else { break }
             let sent = chunk.withUnsafeBytes { raw in
-                send(server, raw.baseAddress! + written, raw.count - written, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                send(server, raw.baseAddress! + written, allowed, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
             }
             if sent < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -55,6 +66,7 @@ final class RelayFlow {
                 if client == nil { passFirst(delivered: false); continue }
                 return false
             }
+            link.spend(sent)
             if client == nil || written + sent == chunk.count {
                 passFirst(delivered: true)
             } else {

@@ -12,8 +12,11 @@ import Synchronization
 ///     let report = try await swarm.run()
 ///
 /// Each broadcaster gets the variables URL (`url` with `{n}` its number), DEVICE, SCHEDULE
-/// and NAME (`dev{n}`), on top of `variables`. Each ends cleanly at the plan's duration, or
-/// earlier by its schedule's finish, an error, or `stop()`. Runs once, on no particular actor.
+/// and NAME (`dev{n}`), on top of `variables`. One whose plan gives it an uplink publishes
+/// through an `UplinkRelay` of its own on 127.0.0.1 (URL is then the relay's), which
+/// follows the uplink's schedule from the broadcaster's start and passes to the ingest.
+/// Each ends cleanly at the plan's duration, or earlier by its schedule's finish, an error,
+/// or `stop()`. Runs once, on no particular actor.
 public final class Swarm: Sendable {
     /// This swarm's broadcasters: the plan's, or a shard's of it.
     public let members: [SwarmPlan.Member]
@@ -52,7 +55,8 @@ public final class Swarm: Sendable {
         members = plan.shard(shard, of: shards)
         let records = members.map { member in
             SwarmRecord(number: member.number, url: url.replacingOccurrences(of: "{n}", with: String(member.number)),
-                        device: member.device, start: member.start.seconds, schedule: member.schedule)
+                        device: member.device, start: member.start.seconds, schedule: member.schedule,
+                        uplink: member.uplink?.name)
         }
         state = Mutex(State(records: records))
         (events, continuation) = AsyncStream.makeStream()
@@ -113,16 +117,30 @@ public final class Swarm: Sendable {
         SwarmReport(seed: plan.seed, count: plan.members.count, shard: shard, broadcasters: state.withLock { $0.records })
     }
 
+    /// Applies the uplink's changes to the relay at their times from now.
+    private static func follow(_ uplink: SwarmPlan.Uplink?, relay: UplinkRelay?) -> Task<Void, any Error>? {
+        guard let uplink, let relay else { return nil }
+        let start = ContinuousClock.now
+        // What holds from the start holds before the first byte.
+        let now = uplink.schedule.steps.prefix { $0.time == .zero }
+        now.forEach { relay.apply($0.change) }
+        return Task {
+            for step in uplink.schedule.steps.dropFirst(now.count) {
+                try await Task.sleep(until: start + step.time)
+                relay.apply(step.change)
+            }
+        }
+    }
+
     private func runMember(_ index: Int, _ member: SwarmPlan.Member, from started: ContinuousClock.Instant) async {
         let number = member.number
-        func since() -> Duration { ContinuousClock.now - started }
         func ended(_ change: (inout SwarmRecord) -> Void) {
             let record = state.withLock { s in
                 change(&s.records[index])
                 s.running[number] = nil
                 return s.records[index]
             }
-            continuation.yield(SwarmEvent(number: number, at: since(), change: .ended(record)))
+            continuation.yield(SwarmEvent(number: number, at: ContinuousClock.now - started, change: .ended(record)))
         }
         let wait = Task { try await Task.sleep(until: started + member.start) }
         guard state.withLock({ s in
@@ -131,17 +149,37 @@ public final class Swarm: Sendable {
         }) else { return ended { _ in } }
         _ = await wait.result
         state.withLock { _ = $0.waits.removeValue(forKey: number) }
-        let variables = variables.merging(["URL": state.withLock { $0.records[index].url }, "DEVICE": member.device,
-                                           "SCHEDULE": member.schedule, "NAME": "dev\(number)"]) { $1 }
+        var url = state.withLock { $0.records[index].url }
+        var relayed: RelayedURL?
+        if member.uplink != nil {
+            do { relayed = try RelayedURL(url) } catch { return ended { $0.errors.append("uplink: \(error)") } }
+            url = relayed!.url
+        }
+        let shaping = Self.follow(member.uplink, relay: relayed?.relay)
+        let outcome = await publish(index, member, url: url, from: started)
+        shaping?.cancel()
+        let passed = relayed.map { Int($0.relay.stop().passed) }
+        ended { record in
+            outcome(&record)
+            record.uplinkBytes = passed
+        }
+    }
+
+    /// The broadcaster's broadcast, from its making to its end; what its record gets then.
+    private func publish(_ index: Int, _ member: SwarmPlan.Member, url: String,
+                         from started: ContinuousClock.Instant) async -> (inout SwarmRecord) -> Void {
+        let number = member.number
+        let variables = variables.merging(["URL": url, "DEVICE": member.device, "SCHEDULE": member.schedule,
+                                           "NAME": "dev\(number)"]) { $1 }
         let broadcast: Broadcast
         do { broadcast = try Broadcast(pipelineFile: pipelineFile, variables: variables) } catch {
-            return ended { $0.errors.append("\(error)") }
+            return { $0.errors.append("\(error)") }
         }
         guard let interruptible = state.withLock({ s -> Bool? in
             guard !s.stopping else { return nil }
             s.running[number] = broadcast
             return s.interruptible
-        }) else { return ended { _ in } }
+        }) else { return { _ in } }
         if interruptible { broadcast.stopOnInterrupt() }
         let stopper = Task {
             try await Task.sleep(until: started + plan.duration)
@@ -149,19 +187,20 @@ public final class Swarm: Sendable {
         }
         do {
             try await broadcast.start()
-            continuation.yield(SwarmEvent(number: number, at: since(), change: .started))
+            continuation.yield(SwarmEvent(number: number, at: ContinuousClock.now - started, change: .started))
             // stop() may have found it in `running` before it played, when stopping it did nothing.
             if state.withLock({ $0.stopping }) { _ = try? await broadcast.stop() }
         } catch {
             // The error itself comes as the broadcast's last events.
         }
         for await event in broadcast.events {
-            let at = since()
+            let at = ContinuousClock.now - started
             state.withLock { $0.records[index].note(event, at: at.seconds) }
             continuation.yield(SwarmEvent(number: number, at: at, change: .broadcast(event)))
         }
         stopper.cancel()
         let ending = await broadcast.waitUntilEnded()
-        ended { $0.end(ending, traffic: broadcast.traffic) }
+        let traffic = broadcast.traffic
+        return { $0.end(ending, traffic: traffic) }
     }
 }

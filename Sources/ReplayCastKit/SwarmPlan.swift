@@ -16,6 +16,31 @@ public struct SwarmPlan: Sendable, Equatable {
         public var start: Duration
         /// replaykitsrc's schedule syntax, times from the broadcaster's own start.
         public var schedule: String
+        /// The link between it and the ingest, when the swarm has uplinks.
+        public var uplink: Uplink?
+    }
+
+    /// A link a broadcaster may get: its schedule's times run from the broadcaster's start.
+    public struct Uplink: Sendable, Equatable {
+        public var name: String
+        public var schedule: UplinkSchedule
+
+        public init(name: String, schedule: UplinkSchedule) {
+            self.name = name
+            self.schedule = schedule
+        }
+
+        /// `NAME=SCHEDULE`, or a bare schedule, named `uplink<position>` (from 1).
+        public init(parsing text: String, position: Int) throws(UplinkSchedule.ParseError) {
+            let equals = text.firstIndex(of: "=")
+            if let equals, !text[..<equals].contains(":"), !text[..<equals].isEmpty {
+                name = String(text[..<equals])
+                schedule = try UplinkSchedule(parsing: String(text[text.index(after: equals)...]))
+            } else {
+                name = "uplink\(position)"
+                schedule = try UplinkSchedule(parsing: text)
+            }
+        }
     }
 
     public enum Arrival: Sendable, Equatable {
@@ -41,7 +66,9 @@ public struct SwarmPlan: Sendable, Equatable {
     /// How long the swarm runs; each broadcaster's events fall inside its own part of it.
     public let duration: Duration
 
-    public init(count: Int, seed: UInt64, duration: Duration, arrival: Arrival) {
+    /// `uplinks`: each broadcaster gets one of them, drawn with equal odds (from draws of
+    /// its own, so a swarm with uplinks has the devices and schedules of one without).
+    public init(count: Int, seed: UInt64, duration: Duration, arrival: Arrival, uplinks: [Uplink] = []) {
         self.seed = seed
         self.duration = duration
         let devices = DeviceProfile.all.map(\.name)
@@ -54,7 +81,10 @@ public struct SwarmPlan: Sendable, Equatable {
             }
             let device = devices[min(devices.count - 1, Int(draws.next() * Double(devices.count)))]
             let own = Timebase.nanoseconds(duration - start)
-            return Member(number: number, device: device, start: start, schedule: Self.schedule(over: own, draws: &draws))
+            var links = Draws(seed: seed ^ Self.uplinkDraws, number: number)
+            let uplink = uplinks.isEmpty ? nil : uplinks[min(uplinks.count - 1, Int(links.next() * Double(uplinks.count)))]
+            return Member(number: number, device: device, start: start, schedule: Self.schedule(over: own, draws: &draws),
+                          uplink: uplink)
         }
     }
 
@@ -91,6 +121,9 @@ public struct SwarmPlan: Sendable, Equatable {
         if draws.next() < 0.1 { items.append((at(0.90, 1.0), "finish")) }
         return items.map { "\(DurationText.format($0.0)):\($0.1)" }.joined(separator: "; ")
     }
+
+    /// "uplink" in ASCII: the uplinks' draws are a stream apart from the rest.
+    static let uplinkDraws: UInt64 = 0x75_70_6C_69_6E_6B
 
     /// The broadcaster's own stream of draws in [0, 1).
     struct Draws {

@@ -19,6 +19,10 @@ public struct SwarmRecord: Codable, Sendable, Equatable {
     /// Seconds after the swarm's start.
     public var start: Double
     public var schedule: String
+    /// The name of its uplink, when the swarm has uplinks, and the bytes that uplink passed
+    /// on to the ingest (the stream's framing, RTMP's or MPEG-TS's, included).
+    public var uplink: String?
+    public var uplinkBytes: Int?
     /// Times the server accepted the stream: the first connection and each reconnection.
     public var connections = 0
     /// Seconds since the swarm's start when the server first accepted the stream.
@@ -87,6 +91,7 @@ public struct SwarmRecord: Codable, Sendable, Equatable {
         let problems = errors.isEmpty ? "" : ": " + errors.joined(separator: "; ")
         return "\(String(format: "%4d", number)) \(device.padding(toLength: 16, withPad: " ", startingAt: 0)) "
             + "\(failed ? "FAILED" : "ok    ") \(String(format: "%5d frames %7.2f MB", frames, Double(bytes) / 1e6)), "
+            + (uplink.map { String(format: "%.2f MB through %@, ", Double(uplinkBytes ?? 0) / 1e6, $0) } ?? "")
             + "\(connections) connection\(connections == 1 ? "" : "s")\(losses), \(ending)\(problems)"
     }
 }

@@ -9,7 +9,8 @@ and decode, the second start with a keyframe, the two hold the report's frames a
 less the downtime's within one keyframe interval (30 frames, 2 s of bytes), and show the
 pause its plan has as a gap in its video timestamps; the same seed must draw the same plan
 twice, and the report must carry it, and two shards of a 40-broadcaster swarm draw exactly
-its population. Two shards of a 4-broadcaster swarm, run side by side, merge into what the
+its population, and with two uplinks each draws one, its devices and schedules unchanged.
+Two shards of a 4-broadcaster swarm, run side by side, merge into what the
 unsharded swarm reports (broadcasters, connections and endings; frames and bytes within a
 frame and 5 %), each recording holding its report's bytes.
 A swarm whose server is not there must exit 1 with every broadcaster failed, naming the
@@ -72,6 +73,14 @@ halves = [subprocess.run([cli, "swarm", "--count", "40", "--seed", str(SEED), "-
 check("two shards of a 40-broadcaster swarm draw exactly its population (devices, starts, schedules)",
       len(forty) == 40 and sorted(halves[0] + halves[1], key=lambda line: int(line.split()[0])) == forty,
       f"{len(halves[0])} + {len(halves[1])} lines against {len(forty)}")
+linked = subprocess.run([cli, "swarm", "--count", "40", "--seed", str(SEED), "--arrival", "ramp:10s", "--plan",
+                         "--uplink", "wifi=0s:rate=10mbit", "--uplink", "lte=0s:rate=2mbit; 5s:down; 6s:up"],
+                        capture_output=True, text=True, timeout=30).stdout.splitlines()
+names = [line.rsplit("  uplink ", 1)[-1] for line in linked]
+check("--uplink: each of 40 broadcasters draws one of two uplinks, devices, starts and schedules as without",
+      len(linked) == 40 and sorted(set(names)) == ["lte", "wifi"]
+      and [line.rsplit("  uplink ", 1)[0] for line in linked] == forty,
+      f"{names.count('wifi')} wifi, {names.count('lte')} lte")
 pausing = {n: schedule for n, (_, schedule) in drawn.items() if "pause" in schedule}
 check("the plan has a broadcaster that pauses", bool(pausing), str(pausing))
 
@@ -319,7 +328,8 @@ check("no server: exit 1, every broadcaster FAILED naming the URL and the reason
       nobody.stdout[-600:])
 for arguments, expected in [(["--count", "3", "--url", "rtmp://127.0.0.1/live/same"], "--url needs {n}"),
                             (["--arrival", "soon"], "--arrival must be together or ramp:TIME"),
-                            (["--size", "240"], "--size must be WIDTHxHEIGHT")]:
+                            (["--size", "240"], "--size must be WIDTHxHEIGHT"),
+                            (["--uplink", "x=3s:bogus"], "--uplink: uplink schedule item 1 \"3s:bogus\": unknown action")]:
     refused = subprocess.run([cli, "swarm", "--plan"] + arguments, capture_output=True, text=True, timeout=30)
     check(f"refused: {expected}", refused.returncode != 0 and expected in refused.stderr, refused.stderr.strip().splitlines()[0])
 sys.exit(1 if failures else 0)
