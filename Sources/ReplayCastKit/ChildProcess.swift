@@ -3,7 +3,10 @@ import Glibc
 
 /// A program started with posix_spawn and reaped with waitpid. Foundation's `Process` sets
 /// up a run-loop wake-up socket over the loopback, which a fresh network namespace has
-/// down, and then hangs.
+/// down, and then hangs. The program starts with no signal blocked and every signal's
+/// default action, whatever the calling thread blocks or this process ignores: the Swift
+/// runtime's threads block most signals, and a server started with that mask could not be
+/// stopped with SIGTERM.
 public final class ChildProcess {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -27,10 +30,20 @@ public final class ChildProcess {
             posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
             posix_spawn_file_actions_addclose(&actions, pipe[0])
         }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
         if capturing { close(pipe[1]) }
         guard result == 0 else {
             if capturing { close(pipe[0]) }

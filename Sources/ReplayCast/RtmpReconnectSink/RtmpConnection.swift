@@ -57,7 +57,8 @@ final class RtmpConnection {
         for (stream, out) in outpads {
             let queue = gst_bin_get_by_name(bin, stream.name)!
             self.queues.append(queue)
-            links.append((out, gst_element_get_static_pad(queue, "sink")!))
+            // The element's pad may be released (and unreffed) while the attempt still runs.
+            links.append((gst_object_ref(out).assumingMemoryBound(to: GstPad.self), gst_element_get_static_pad(queue, "sink")!))
         }
     }
 
@@ -146,6 +147,7 @@ final class RtmpConnection {
         for link in links {
             gst_pad_unlink(link.out, link.queuePad)
             gst_object_unref(link.queuePad)
+            gst_object_unref(link.out)
         }
         links.removeAll()
     }

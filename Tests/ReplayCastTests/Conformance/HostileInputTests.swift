@@ -202,6 +202,37 @@ import Testing
         #expect(harness.endsOfStream >= 1, "EOS without a connection")
     }
 
+    /// The same odd access units published over SRT to a real srt-live-transmit, where they
+    /// go through h264parse and mpegtsmux (over RTMP, while disconnected, they only wait):
+    /// every buffer is taken and nothing is an error. The harness then releases the video
+    /// pad while the attempt is still open, and stops the element: the attempt, closed after
+    /// the pad is gone, once unlinked the freed pad (a GStreamer-CRITICAL, fatal here).
+    @Test(arguments: [UInt64(1), 42])
+    func rtmpreconnectsinkTakesOddAccessUnitsOverSrtAndLetsItsPadGo(seed: UInt64) throws {
+        let receiver = try SrtReceiver()
+        defer { receiver.stop() }
+        GStreamerSetup.ensure()
+        let sink = try #require(gst_element_factory_make("rtmpreconnectsink", nil))
+        for (name, value) in [("location", receiver.url), ("while-disconnected", "keep"), ("buffer-duration", "10000000000")] {
+            gst_util_set_object_arg(rc_gobject(sink), name, value)
+        }
+        let harness = Harness(sink: sink, sinkPad: "video",
+                              caps: "video/x-h264,stream-format=avc,alignment=au,width=64,height=48,framerate=30/1")
+        gst_object_unref(sink)
+        var keyframes = Seeded(state: seed &+ 1)
+        var taken = 0
+        for buffer in Self.oddBuffers(seed: seed, count: 200, bytesPerFrame: 97, rate: 30, framesPerBuffer: 3) {
+            var flags = buffer.flags?.rawValue ?? 0
+            if keyframes.next(3) != 0 { flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue }
+            let bytes = (0..<buffer.bytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ Int(seed)) }
+            if harness.push(bytes, pts: buffer.pts, flags: GstBufferFlags(rawValue: flags)) == GST_FLOW_OK { taken += 1 }
+        }
+        usleep(500_000)
+        _ = harness.messages()
+        #expect(taken == 200, "every buffer taken: \(taken) of 200")
+        #expect(harness.errors.isEmpty, "\(harness.errors)")
+    }
+
     /// Main picture buffers smaller than the caps say (100, 0, 28799 and 1 of 28800 bytes)
     /// among good ones: every input gives an output frame, the short ones without the main
     /// picture (compositor also skips a frame it cannot map), and no error.

@@ -171,4 +171,32 @@ import Testing
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,60", "the recording: \(probe.output)")
         print("rtmpreconnectsink thrash: \(thrashed.written)")
     }
+
+    /// The same over SRT, to a real srt-live-transmit: one connection, every frame recorded.
+    @Test func rtmpreconnectsinkKeepsItsSrtConnection() throws {
+        let receiver = try SrtReceiver()
+        defer { receiver.stop() }
+        let description = "videotestsrc num-buffers=60 ! video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t "
+            + "! queue ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse ! el.video "
+            + "t. ! queue ! fakesink sync=true name=out "
+            + "rtmpreconnectsink name=el location=\(receiver.url)"
+        let thrashed = try Self.play(description, targets: ["el"], strings: ["location": [receiver.url]])
+        Self.expectThrashedWhilePlaying(thrashed, "rtmpreconnectsink over SRT", properties: 10)
+        #expect(thrashed.out.buffers.count == 60)
+        #expect(thrashed.run.messages(from: "el", named: "rtmp-connected").count == 1)
+        for lost in ["rtmp-disconnected", "rtmp-reconnecting", "rtmp-reconnected"] {
+            #expect(thrashed.run.messages(from: "el", named: lost).isEmpty, "\(lost) while connected")
+        }
+        // srt-live-transmit writes out what it holds once the caller is gone.
+        usleep(500_000)
+        receiver.stop()
+        let probe = try runCommand("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                        "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0",
+                                                        receiver.recording(1).path])
+        // MPEG-TS lists the stream under its program too.
+        #expect(Set(probe.output.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) })
+            == ["h264,60"], "the recording: \(probe.output)")
+        #expect(!FileManager.default.fileExists(atPath: receiver.recording(2).path), "one connection")
+        print("rtmpreconnectsink over SRT thrash: \(thrashed.written)")
+    }
 }
