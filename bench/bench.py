@@ -7,9 +7,11 @@ the marginal count between an N-buffer and a 2N-buffer run, which leaves out sta
 (loading a plugin, building the pipeline) that a long stream does not pay again."""
 import argparse
 import contextlib
+import glob
 import os
 import platform
 import re
+import resource
 import shlex
 import statistics
 import subprocess
@@ -22,7 +24,7 @@ from cases import CASES  # noqa: E402
 
 
 # What a case's pipelines may name besides {n}: {url}, the RTMP server of a case with
-# "server": "rtmp".
+# "server": "rtmp", or the SRT receiver's of one with "server": "srt".
 FIELDS = {}
 
 
@@ -33,17 +35,19 @@ def text(pipeline, n):
 
 @contextlib.contextmanager
 def server(kind):
-    """A real nginx-rtmp on 127.0.0.1 for the case (scripts/rtmp-server), recording into a
-    folder of its own, while the case runs; nothing for a case without a server."""
+    """A real nginx-rtmp (scripts/rtmp-server) or SRT receiver (scripts/srt-receiver) on
+    127.0.0.1 for the case, recording into a folder of its own, while the case runs; nothing
+    for a case without a server."""
     if kind is None:
         yield
         return
-    assert kind == "rtmp", kind
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "rtmp-server")
+    assert kind in ("rtmp", "srt"), kind
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
+                          {"rtmp": "rtmp-server", "srt": "srt-receiver"}[kind])
     port = 21935
-    with tempfile.TemporaryDirectory(prefix="bench-rtmp-") as recordings:
+    with tempfile.TemporaryDirectory(prefix=f"bench-{kind}-") as recordings:
         subprocess.run([script, "start", str(port), recordings], check=True, stdout=subprocess.DEVNULL)
-        FIELDS["url"] = f"rtmp://127.0.0.1:{port}/live"
+        FIELDS["url"] = f"rtmp://127.0.0.1:{port}/live" if kind == "rtmp" else f"srt://127.0.0.1:{port}"
         try:
             yield recordings
         finally:
@@ -53,11 +57,19 @@ def server(kind):
 
 def recorded_frames(recordings, name):
     """Video frames in the server's recording of stream `name` (its last run): a publisher
-    that sent less would look cheaper than it is."""
+    that sent less would look cheaper than it is. The SRT receiver records each connection
+    to the next file, and each round runs ours, then the peer: theirs are the last two
+    that hold anything."""
+    path = os.path.join(recordings, f"{name}.flv")
+    if not os.path.exists(path):
+        # The receiver opens the next file as it listens again: an empty file is not a run's.
+        files = sorted((f for f in glob.glob(os.path.join(recordings, "recording-*.ts")) if os.path.getsize(f) > 0),
+                       key=lambda f: int(re.findall(r"\d+", f)[-1]))
+        path = files[-2 if name == "ours" else -1] if len(files) >= 2 else path
     probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                            "stream=nb_read_frames", "-of", "csv=p=0", os.path.join(recordings, f"{name}.flv")],
-                           capture_output=True, text=True)
-    return probe.stdout.strip() or probe.stderr.strip()
+                            "stream=nb_read_frames", "-of", "csv=p=0", path], capture_output=True, text=True)
+    # MPEG-TS lists the stream under its program as well.
+    return (probe.stdout.split() or [probe.stderr.strip()])[0].strip(",")
 
 
 def launch(pipeline, n):
@@ -75,6 +87,15 @@ def wall(pipeline, n):
     start = time.perf_counter()
     subprocess.run(launch(pipeline, n), check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def cpu(pipeline, n):
+    """The CPU time (user + system) of a run: for a case paced by a live source, whose wall
+    time is the media's."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(launch(pipeline, n), check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def instructions(pipeline, n):
@@ -105,20 +126,26 @@ def run_case(case, runs, use_callgrind, recordings=None):
     kinds = ("ours", "peer", "baseline") + (("peer_baseline",) if "peer_baseline" in case else ())
     peer_base = "peer_baseline" if "peer_baseline" in case else "baseline"
     n = case["buffers"]
+    # The SRT receiver listens again a moment after each caller leaves.
+    pause = 0.5 if case.get("server") == "srt" else 0
+    cost, measured = (cpu, "CPU time") if case.get("live") else (wall, "wall time")
     for kind in kinds:  # warm-up: registry, page cache
-        wall(case[kind], 10)
+        time.sleep(pause)
+        cost(case[kind], 10)
     times = {k: [] for k in kinds}
     for _ in range(runs):
         for kind in kinds:
-            times[kind].append(wall(case[kind], n))
+            time.sleep(pause)
+            times[kind].append(cost(case[kind], n))
     med = {k: statistics.median(v) for k, v in times.items()}
     print(f"\n## {case['name']}: {case['what']}")
-    print(f"   {n} buffers, {runs} runs each, median wall time (min-max):")
+    print(f"   {n} buffers, {runs} runs each, median {measured} (min-max):")
     for kind in kinds:
         print(f"   {kind:13} {med[kind]:8.3f} s  ({min(times[kind]):.3f}-{max(times[kind]):.3f})  {shown(case[kind], n)}")
     own_ours, own_peer = med["ours"] - med["baseline"], med["peer"] - med[peer_base]
     wall_ratio = own_peer / own_ours if own_ours > 0 else float("inf")
-    print(f"   own cost: ours {own_ours * 1000:.0f} ms, peer {own_peer * 1000:.0f} ms -> own-cost ratio (wall) {wall_ratio:.2f}")
+    print(f"   own cost: ours {own_ours * 1000:.0f} ms, peer {own_peer * 1000:.0f} ms -> own-cost ratio "
+          f"({'CPU' if case.get('live') else 'wall'}) {wall_ratio:.2f}")
     print(f"   own cost per buffer: ours {own_ours / n * 1000:.3f} ms, peer {own_peer / n * 1000:.3f} ms")
     result = {"wall": wall_ratio}
     if recordings:
