@@ -177,6 +177,19 @@ import Testing
         return harness
     }
 
+    /// 200 odd access units of `seed`, keyframes and delta units at random; how many were taken.
+    static func pushOddAccessUnits(_ harness: Harness, seed: UInt64) -> Int {
+        var keyframes = Seeded(state: seed &+ 1)
+        var taken = 0
+        for buffer in oddBuffers(seed: seed, count: 200, bytesPerFrame: 97, rate: 30, framesPerBuffer: 3) {
+            var flags = buffer.flags?.rawValue ?? 0
+            if keyframes.next(3) != 0 { flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue }
+            let bytes = (0..<buffer.bytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ Int(seed)) }
+            if harness.push(bytes, pts: buffer.pts, flags: GstBufferFlags(rawValue: flags)) == GST_FLOW_OK { taken += 1 }
+        }
+        return taken
+    }
+
     /// Odd H.264 access units (empty, short, random sizes; missing, repeated, backwards and
     /// huge timestamps; keyframes and delta units at random, DISCONT and GAP) into
     /// rtmpreconnectsink while no server answers and it keeps media to send later: every
@@ -184,15 +197,7 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 42, 2026])
     func rtmpreconnectsinkKeepsOddAccessUnitsWhileDisconnectedAndEnds(seed: UInt64) throws {
         let harness = try Self.disconnectedPublisher("hostile")
-        var keyframes = Seeded(state: seed &+ 1)
-        let odd = Self.oddBuffers(seed: seed, count: 200, bytesPerFrame: 97, rate: 30, framesPerBuffer: 3)
-        var taken = 0
-        for buffer in odd {
-            var flags = buffer.flags?.rawValue ?? 0
-            if keyframes.next(3) != 0 { flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue }
-            let bytes = (0..<buffer.bytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ Int(seed)) }
-            if harness.push(bytes, pts: buffer.pts, flags: GstBufferFlags(rawValue: flags)) == GST_FLOW_OK { taken += 1 }
-        }
+        let taken = Self.pushOddAccessUnits(harness, seed: seed)
         harness.pushEOS()
         harness.waitForSinkEOS()
         #expect(taken == 200, "every buffer taken: \(taken) of 200")
@@ -219,14 +224,7 @@ import Testing
         let harness = Harness(sink: sink, sinkPad: "video",
                               caps: "video/x-h264,stream-format=avc,alignment=au,width=64,height=48,framerate=30/1")
         gst_object_unref(sink)
-        var keyframes = Seeded(state: seed &+ 1)
-        var taken = 0
-        for buffer in Self.oddBuffers(seed: seed, count: 200, bytesPerFrame: 97, rate: 30, framesPerBuffer: 3) {
-            var flags = buffer.flags?.rawValue ?? 0
-            if keyframes.next(3) != 0 { flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue }
-            let bytes = (0..<buffer.bytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ Int(seed)) }
-            if harness.push(bytes, pts: buffer.pts, flags: GstBufferFlags(rawValue: flags)) == GST_FLOW_OK { taken += 1 }
-        }
+        let taken = Self.pushOddAccessUnits(harness, seed: seed)
         usleep(500_000)
         _ = harness.messages()
         #expect(taken == 200, "every buffer taken: \(taken) of 200")
