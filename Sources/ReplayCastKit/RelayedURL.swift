@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import ReplayCast
 
 /// A publish URL (`rtmp://` or `srt://`) taken through an uplink relay: the relay on
 /// 127.0.0.1 passes to the URL's host and port, and the broadcast publishes to the relay
@@ -8,24 +9,13 @@ struct RelayedURL {
     let url: String
 
     init(_ original: String) throws(UplinkRelay.Failure) {
-        guard let separator = original.range(of: "://") else {
-            throw UplinkRelay.Failure(description: "\(original): not a URL with a scheme (rtmp://, srt://)")
+        guard let server = PublishTransport.server(original), (1...65535).contains(server.port) else {
+            throw UplinkRelay.Failure(description: "\(original): not rtmp://, rtmps:// or srt:// with a port to relay to")
         }
-        let scheme = original[..<separator.lowerBound].lowercased()
-        let rest = original[separator.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        let colon = authority.lastIndex(of: ":")
-        let host = String(authority[..<(colon ?? authority.endIndex)])
-        let defaultPort = ["rtmp": 1935, "rtmps": 443][scheme]
-        let port = colon == nil ? defaultPort : Int(authority[authority.index(after: colon!)...])
-        guard let port, (1...65535).contains(port) else {
-            throw UplinkRelay.Failure(description: "\(original): no port to relay to")
+        guard let address = IPv4Socket.resolved(server.host) else {
+            throw UplinkRelay.Failure(description: "\(original): cannot resolve \(server.host) to an IPv4 address")
         }
-        guard let address = IPv4Socket.resolved(host) else {
-            throw UplinkRelay.Failure(description: "\(original): cannot resolve \(host) to an IPv4 address")
-        }
-        relay = try UplinkRelay(port: 0, serverHost: address, serverPort: port)
-        url = "\(scheme)://127.0.0.1:\(relay.port)\(rest[authorityEnd...])"
+        relay = try UplinkRelay(port: 0, serverHost: address, serverPort: server.port)
+        url = "\(original.prefix { $0 != ":" })://127.0.0.1:\(relay.port)\(server.rest)"
     }
 }

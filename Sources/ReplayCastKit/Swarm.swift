@@ -79,12 +79,17 @@ public final class Swarm: Sendable {
     /// Ends the swarm early: every running broadcaster stops cleanly (end-of-stream), and
     /// those yet to start never do.
     public func stop() async {
-        let running = state.withLock { s in
+        for broadcast in startNoMore() { _ = try? await broadcast.stop() }
+    }
+
+    /// Cuts short the waits of those yet to start, which then never do; the running ones.
+    @discardableResult
+    private func startNoMore() -> [Broadcast] {
+        state.withLock { s in
             s.stopping = true
             s.waits.values.forEach { $0.cancel() }
             return Array(s.running.values)
         }
-        for broadcast in running { _ = try? await broadcast.stop() }
     }
 
     /// For command-line tools: Ctrl-C ends the swarm as `Broadcast.stopOnInterrupt()` ends
@@ -93,12 +98,8 @@ public final class Swarm: Sendable {
     public func stopOnInterrupt() {
         Broadcast.ignoreInterrupts()
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self] in
-            self?.state.withLock { s in
-                s.stopping = true
-                s.waits.values.forEach { $0.cancel() }
-            }
-        }
+        // Each running broadcast stops on the interrupt by its own handler.
+        source.setEventHandler { [weak self] in self?.startNoMore() }
         source.resume()
         interrupts.withLock { $0.append(source) }
         let running = state.withLock { s in

@@ -22,6 +22,21 @@ public enum PublishTransport: Sendable {
         }
     }
 
+    /// Where a location publishes: the host and port (RTMP's 1935 and RTMPS's 443 when it
+    /// names none; SRT has no default), and what follows them (application and stream, or
+    /// the query).
+    public static func server(_ location: String) -> (host: String, port: Int, rest: Substring)? {
+        guard let transport = PublishTransport(location: location), let scheme = location.firstRange(of: "://") else { return nil }
+        let address = location[scheme.upperBound...]
+        let authority = address.prefix { $0 != "/" && $0 != "?" }
+        let rest = address[authority.endIndex...]
+        if let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) {
+            return (String(authority[..<colon]), port, rest)
+        }
+        guard transport == .rtmp else { return nil }
+        return (String(authority), location.hasPrefix("rtmps://") ? 443 : 1935, rest)
+    }
+
     /// The location as messages, errors, logs and status screens give it: an SRT passphrase
     /// masked, and query fields without a value left out.
     public static func shown(_ location: String) -> String {

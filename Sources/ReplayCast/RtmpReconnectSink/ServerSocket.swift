@@ -42,19 +42,8 @@ final class ServerSocket {
     /// The server's "address port" texts for a location, as `init` compares them with
     /// peers; nil when the location names no server that resolves.
     static func addresses(of location: String) -> Set<String>? {
-        guard let (host, port) = server(location) else { return nil }
-        return resolve(host, port)
-    }
-
-    /// rtmp[s]://host[:port]/…: the host and port rtmp2sink connects to.
-    static func server(_ location: String) -> (String, Int)? {
-        let secure = location.hasPrefix("rtmps://")
-        guard secure || location.hasPrefix("rtmp://") else { return nil }
-        let authority = location.dropFirst(secure ? 8 : 7).prefix { $0 != "/" }
-        if let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) {
-            return (String(authority[..<colon]), port)
-        }
-        return (String(authority), secure ? 443 : 1935)
+        guard PublishTransport(location: location) == .rtmp, let server = PublishTransport.server(location) else { return nil }
+        return resolve(server.host, server.port)
     }
 
     /// "address port" texts of the host's IPv4 and IPv6 addresses.

@@ -165,9 +165,15 @@ import Testing
     /// rtmpreconnectsink in a harness, its video pad fed: no server on the port (its first
     /// attempt refused, the next one 10 s away), keeping the last second to send later.
     static func disconnectedPublisher(_ stream: String) throws -> Harness {
+        try keepingPublisher("rtmp://127.0.0.1:9/live/\(stream)")
+    }
+
+    /// rtmpreconnectsink in a harness publishing to `location`, its video pad fed, keeping
+    /// the last second while disconnected, a failed attempt retried 10 s later.
+    static func keepingPublisher(_ location: String) throws -> Harness {
         GStreamerSetup.ensure()
         let sink = try #require(gst_element_factory_make("rtmpreconnectsink", nil))
-        for (name, value) in [("location", "rtmp://127.0.0.1:9/live/\(stream)"), ("while-disconnected", "keep"),
+        for (name, value) in [("location", location), ("while-disconnected", "keep"),
                               ("buffer-duration", "1000000000"), ("retry-delay", "10000000000")] {
             gst_util_set_object_arg(rc_gobject(sink), name, value)
         }
@@ -216,14 +222,7 @@ import Testing
     func rtmpreconnectsinkTakesOddAccessUnitsOverSrtAndLetsItsPadGo(seed: UInt64) throws {
         let receiver = try SrtReceiver()
         defer { receiver.stop() }
-        GStreamerSetup.ensure()
-        let sink = try #require(gst_element_factory_make("rtmpreconnectsink", nil))
-        for (name, value) in [("location", receiver.url), ("while-disconnected", "keep"), ("buffer-duration", "10000000000")] {
-            gst_util_set_object_arg(rc_gobject(sink), name, value)
-        }
-        let harness = Harness(sink: sink, sinkPad: "video",
-                              caps: "video/x-h264,stream-format=avc,alignment=au,width=64,height=48,framerate=30/1")
-        gst_object_unref(sink)
+        let harness = try Self.keepingPublisher(receiver.url)
         let taken = Self.pushOddAccessUnits(harness, seed: seed)
         usleep(500_000)
         _ = harness.messages()

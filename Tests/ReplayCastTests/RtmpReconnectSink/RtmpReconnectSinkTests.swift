@@ -189,6 +189,17 @@ import Testing
         #expect(PublishTransport.shown(location) == shown)
     }
 
+    /// Where a location publishes, as the RTMP socket search and the swarm's relays read it.
+    @Test func theServerOfALocationIsItsHostAndPortWithDefaults() {
+        let read = { (location: String) in PublishTransport.server(location).map { "\($0.host) \($0.port) \($0.rest)" } }
+        #expect(read("rtmp://ingest.example.net/live/dev1") == "ingest.example.net 1935 /live/dev1")
+        #expect(read("rtmps://ingest.example.net/app/key") == "ingest.example.net 443 /app/key")
+        #expect(read("rtmp://127.0.0.1:19350/live/x") == "127.0.0.1 19350 /live/x")
+        #expect(read("srt://127.0.0.1:9000?latency=125&streamid=live/dev1") == "127.0.0.1 9000 ?latency=125&streamid=live/dev1")
+        #expect(read("srt://127.0.0.1") == nil, "SRT has no default port")
+        #expect(read("http://127.0.0.1:80/") == nil)
+    }
+
     /// A server never reached gets `connect-retries` attempts, whatever `retries` (for
     /// after a loss) says, then an error naming the URL, the count and the last reason.
     @Test func theFirstConnectionGetsConnectRetries() throws {
