@@ -20,6 +20,7 @@ static inline GObject *rc_gobject(gpointer obj) { return G_OBJECT(obj); }
 static inline GstAggregator *rc_aggregator(gpointer obj) { return GST_AGGREGATOR(obj); }
 static inline GstAggregatorPad *rc_aggregator_pad(gpointer obj) { return GST_AGGREGATOR_PAD(obj); }
 static inline GstPad *rc_aggregator_src_pad(gpointer agg) { return GST_AGGREGATOR_SRC_PAD(agg); }
+static inline GstFlowReturn rc_aggregator_flow_need_data(void) { return GST_AGGREGATOR_FLOW_NEED_DATA; }
 static inline GObjectClass *rc_object_class(gpointer obj) { return G_OBJECT_GET_CLASS(obj); }
 static inline void rc_object_lock(gpointer obj) { GST_OBJECT_LOCK(obj); }
 static inline void rc_object_unlock(gpointer obj) { GST_OBJECT_UNLOCK(obj); }
@@ -56,6 +57,11 @@ void rc_element_error_library_settings(gpointer element, const gchar *text, cons
 void rc_element_error_resource(gpointer element, GstResourceError code, const gchar *text, const gchar *debug);
 /* GST_ELEMENT_FLOW_ERROR: the standard "Internal data stream error" for a failed push. */
 void rc_element_flow_error(gpointer element, GstFlowReturn flow);
+
+/* What an aggregator's live timeout found (rc_aggregator_wait_playing): the element PLAYING;
+ * not, then PLAYING after a wait; not, then its source pad flushing (stopping or seeking). */
+typedef enum { RC_LIVE_PAUSE_PLAYING, RC_LIVE_PAUSE_RESUMED, RC_LIVE_PAUSE_FLUSHING } RcLivePause;
+RcLivePause rc_aggregator_wait_playing(GstAggregator *self);
 
 /* A sink pad's CAPS query answer, for rc_sink_caps_query (Negotiation.swift); `filter` may be NULL. */
 typedef GstCaps *(*RcCapsAnswer)(GstElement *element, GstCaps *filter);

@@ -82,6 +82,5 @@ GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer 
 GstFlowReturn rc_pipcompositor_parent_aggregate(RcPipCompositor *self, gboolean timeout);
 
 static inline gint rc_buffer_refcount(GstBuffer *buffer) { return GST_MINI_OBJECT_REFCOUNT_VALUE(buffer); }
-static inline GstFlowReturn rc_aggregator_flow_need_data(void) { return GST_AGGREGATOR_FLOW_NEED_DATA; }
 
 #endif

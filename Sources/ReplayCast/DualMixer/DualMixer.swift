@@ -212,6 +212,7 @@ final class DualMixer {
     }
 
     func aggregate(_ element: UnsafeMutablePointer<RcDualMixer>, timeout: Bool) -> GstFlowReturn {
+        if timeout, let paused = LivePause.timeoutOutcome(element, debug: .dualmixer) { return paused }
         let settings = Self.properties.settings(of: element)
         let t0 = self.t0(element, firstBuffer: nil)
         let bufferFrames = MixerInput.outputFrames(lasting: UInt64(settings.output_buffer_duration))

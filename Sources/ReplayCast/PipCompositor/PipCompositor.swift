@@ -439,8 +439,10 @@ final class PipCompositor {
     // MARK: - Timeouts
 
     /// The base class's aggregate, except that an end of stream it answers only because no
-    /// input has had a buffer yet moves the output on by one frame instead.
+    /// input has had a buffer yet moves the output on by one frame instead, and a timeout
+    /// while not PLAYING makes nothing (`LivePause`).
     func aggregate(_ element: UnsafeMutablePointer<RcPipCompositor>, timeout: Bool) -> GstFlowReturn {
+        if timeout, let paused = LivePause.timeoutOutcome(element, debug: .pipcompositor) { return paused }
         let flow = rc_pipcompositor_parent_aggregate(element, timeout ? 1 : 0)
         guard flow == GST_FLOW_EOS, timeout, endedBeforeAnyInput(element), skipFrame(element) else { return flow }
         return rc_aggregator_flow_need_data()
