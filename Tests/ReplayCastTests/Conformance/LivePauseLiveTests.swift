@@ -3,11 +3,12 @@ import CGStreamer
 import Foundation
 import Testing
 
-/// A live pipeline paused mid-run: GstAggregator goes on timing out in PAUSED, so GStreamer's
-/// own mixers push output for time that never ran (`LivePause` in the elements). Ours push
-/// nothing from the pause until PLAYING, and the run ends with as much output as its input.
-/// Each element and its peer, in the same run: the peer's output during the pause shows the
-/// pause was long enough to time out in.
+/// A live pipeline paused mid-run: GstAggregator 1.22 goes on timing out in PAUSED, so
+/// GStreamer's own mixers push output for time that never ran (`LivePause` in the elements).
+/// Ours push nothing from the pause until PLAYING, and the run ends with as much output as its
+/// input. Each element and its peer, in the same run: on 1.22 the peer's output during the
+/// pause shows the pause was long enough to time out in; from 1.26 the peer pushes nothing
+/// either (GstAggregator waits for PLAYING there).
 @Suite struct LivePauseLiveTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let element: String
@@ -62,7 +63,11 @@ import Testing
     func aPausedLiveAggregatorMakesNothingUntilPlaying(_ c: Case) throws {
         let ours = try Self.pausedRun(c.line, mixer: c.element)
         let peer = try Self.pausedRun(c.line, mixer: c.peer)
-        #expect(peer.duringPause >= 1, "\(c.peer) timed out in none of the pause: the pause tests nothing")
+        if GStreamerRelease.aggregatorTimesOutWhilePaused {
+            #expect(peer.duringPause >= 1, "\(c.peer) timed out in none of the pause: the pause tests nothing")
+        } else {
+            #expect(peer.duringPause == 0, "\(c.peer) pushed \(peer.duringPause) buffers while PAUSED: GstAggregator times out in PAUSED on this release")
+        }
         #expect(ours.duringPause == 0, "\(c.element) pushed \(ours.duringPause) buffers while PAUSED")
         let first = try #require(ours.buffers.first), last = try #require(ours.buffers.last)
         let span = last.pts + last.duration - first.pts

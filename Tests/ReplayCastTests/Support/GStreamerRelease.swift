@@ -13,4 +13,9 @@ enum GStreamerRelease {
     /// `compositor` blends RGBA and BGRA pictures with alpha below 1 one step darker in R, G
     /// and B since 1.24 (1.22 rounds as pipcompositor does; measured on 1.26.2 and 1.28.8).
     static var compositorDarkensBlendedRGB: Bool { minor >= 24 }
+
+    /// GstAggregator goes on waiting on the clock for its live timeout in PAUSED, and times out
+    /// there (audiomixer and compositor then push output for time that never ran): measured on
+    /// 1.22.0. 1.26.2 and 1.28 wait for PLAYING instead; 1.24 was not measured.
+    static var aggregatorTimesOutWhilePaused: Bool { minor < 26 }
 }
