@@ -29,7 +29,12 @@ final class StateMatrix {
         }
 
         var description: String {
-            let counts = buffers.keys.sorted().map { "\($0): \(buffers[$0]!.count) buffers" }
+            let counts = buffers.keys.sorted().map { pad in
+                let records = buffers[pad]!
+                let backwards = zip(records, records.dropFirst()).enumerated().filter { $0.element.0.pts >= $0.element.1.pts }
+                    .map { "\($0.offset + 1): \($0.element.0.pts) then \($0.element.1.pts)" }
+                return "\(pad): \(records.count) buffers" + (backwards.isEmpty ? "" : " (timestamps not increasing after buffer \(backwards.joined(separator: ", ")))")
+            }
             return counts.joined(separator: ", ") + ", \(messages) messages" + (error.map { ", error \($0)" } ?? "")
         }
     }
