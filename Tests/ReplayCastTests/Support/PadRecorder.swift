@@ -115,3 +115,9 @@ final class PadRecorder: Sendable {
         records.withLock { $0.append(entry) }
     }
 }
+
+extension [PadRecorder.BufferRecord] {
+    /// Where timestamps stop increasing: each buffer (counted from 1) whose next one's pts is
+    /// not after its own.
+    var ptsNotIncreasing: [Int] { indices.dropLast().filter { self[$0].pts >= self[$0 + 1].pts }.map { $0 + 1 } }
+}

@@ -24,15 +24,14 @@ final class StateMatrix {
                   abs(messages - other.messages) <= tolerance else { return false }
             return buffers.allSatisfy { pad, records in
                 abs(records.count - other.buffers[pad]!.count) <= tolerance
-                    && zip(records, records.dropFirst()).allSatisfy { $0.pts < $1.pts }
+                    && records.ptsNotIncreasing.isEmpty
             }
         }
 
         var description: String {
             let counts = buffers.keys.sorted().map { pad in
                 let records = buffers[pad]!
-                let backwards = zip(records, records.dropFirst()).enumerated().filter { $0.element.0.pts >= $0.element.1.pts }
-                    .map { "\($0.offset + 1): \($0.element.0.pts) then \($0.element.1.pts)" }
+                let backwards = records.ptsNotIncreasing.map { "\($0): \(records[$0 - 1].pts) then \(records[$0].pts)" }
                 return "\(pad): \(records.count) buffers" + (backwards.isEmpty ? "" : " (timestamps not increasing after buffer \(backwards.joined(separator: ", ")))")
             }
             return counts.joined(separator: ", ") + ", \(messages) messages" + (error.map { ", error \($0)" } ?? "")
