@@ -170,9 +170,13 @@ final class ScreenFile: @unchecked Sendable {
 
     /// Why the first picture did not come, from the decoding pipeline's error. decodebin
     /// reports a stream it has no decoder for, the sound too when only sound was found,
-    /// as "Missing decoder: NAME (CAPS)" in the error's debug text.
+    /// as "Missing decoder: NAME (CAPS)" in the error's debug text. A bin fails its state
+    /// change before it forwards the child's error to the bus (gst_bin_handle_message_func,
+    /// gst/gstbin.c), so the error may come just after the failure: it is waited for.
     private static func whyNotShown(_ bus: UnsafeMutablePointer<GstBus>) -> String {
-        guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return "holds no video GStreamer can decode" }
+        guard let message = gst_bus_timed_pop_filtered(bus, 2_000_000_000, GST_MESSAGE_ERROR) else {
+            return "holds no video GStreamer can decode"
+        }
         defer { gst_message_unref(message) }
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
