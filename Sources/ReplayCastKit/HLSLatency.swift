@@ -53,7 +53,8 @@ struct HLSLatency {
             throw LatencyCheck.Failure(description: "\(playlist): \(lastProblem ?? "could not be read")")
         }
         return LatencyCheck.Findings(output: playlist, kind: .hls, latencies: LatencySummary(latencies),
-                                     read: latencies.count, unreadable: unreadable, broadcastTime: broadcastTime)
+                                     read: latencies.count, unreadable: unreadable, broadcastTime: broadcastTime,
+                                     longestGap: nil)
     }
 
     private struct SegmentTiming {

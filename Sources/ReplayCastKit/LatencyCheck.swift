@@ -52,6 +52,18 @@ public enum LatencyCheck {
         public var unreadable: Int
         /// Frames whose strip carries broadcast time: replaykitsrc ran without barcode-time=utc.
         public var broadcastTime: Int
+        /// Streams: the longest stretch of capture time without a frame read, in seconds (a
+        /// frame's duration when none was lost): the pictures a viewer missed, whether the
+        /// sender dropped them, the network lost them or the receiver could not decode them.
+        /// Nil for HLS, and for fewer than two frames.
+        public var longestGap: Double?
+    }
+
+    /// The largest step between capture times (UTC nanoseconds) in their order, in seconds.
+    public static func longestGap(between captures: [UInt64]) -> Double? {
+        guard captures.count > 1 else { return nil }
+        let sorted = captures.sorted()
+        return Double(zip(sorted, sorted.dropFirst()).map { $1 - $0 }.max()!) / 1e9
     }
 
     /// `<output>: <reason>`.

@@ -10,9 +10,16 @@ import Synchronization
 /// frames reach the reader as soon as they are decoded (no sink waits on a clock), so a
 /// latency is capture to decoded picture: what a player adds on top is its own buffering.
 final class LatencyReading: Sendable {
+    /// A frame read: the real-time clock less its capture time, in seconds, and that capture
+    /// time (UTC nanoseconds).
+    struct Frame: Sendable, Equatable {
+        var latency: Double
+        var capture: UInt64
+    }
+
     struct Counts: Sendable {
-        /// Latencies in seconds since the last `take()`.
-        var latencies: [Double] = []
+        /// The frames read since the last `take()`.
+        var frames: [Frame] = []
         /// Every latency read.
         var all: [Double] = []
         /// The stamp in the first readable strip.
@@ -76,11 +83,11 @@ final class LatencyReading: Sendable {
 
     var firstStamp: UInt64? { counts.withLock { $0.firstStamp } }
 
-    /// The latencies read since the last call.
-    func take() -> [Double] {
+    /// The frames read since the last call.
+    func take() -> [Frame] {
         counts.withLock { counts in
-            defer { counts.latencies.removeAll(keepingCapacity: true) }
-            return counts.latencies
+            defer { counts.frames.removeAll(keepingCapacity: true) }
+            return counts.frames
         }
     }
 
@@ -96,7 +103,7 @@ final class LatencyReading: Sendable {
                 return
             }
             let latency = (Double(now) - Double(reading.timestamp)) / 1e9
-            counts.latencies.append(latency)
+            counts.frames.append(Frame(latency: latency, capture: reading.timestamp))
             counts.all.append(latency)
         }
     }

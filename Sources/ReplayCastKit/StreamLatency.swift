@@ -20,20 +20,20 @@ struct StreamLatency {
         let end = start + duration
         var totals = LatencyReading.Counts()
         var lastFailure: String?
-        var attempt: Attempt? = try await open()
+        var attempt: Attempt? = try open()
         var retryAt: ContinuousClock.Instant?
         var index = 0
-        var kept: [Double] = []
+        var kept: [LatencyReading.Frame] = []
         /// Frames read in the second that starts `offset` into the reading.
-        func keep(_ latencies: [Double], secondAt offset: Duration) {
-            if offset >= skip { kept += latencies }
+        func keep(_ frames: [LatencyReading.Frame], secondAt offset: Duration) {
+            if offset >= skip { kept += frames }
         }
         while ContinuousClock.now < end {
             index += 1
             try? await Task.sleep(until: min(start + .seconds(index), end))
             let second = attempt?.reading.take() ?? []
             keep(second, secondAt: .seconds(index - 1))
-            events(.second(output: output, index: index, latencies: LatencySummary(second)))
+            events(.second(output: output, index: index, latencies: LatencySummary(second.map(\.latency))))
             if let running = attempt, !running.broadcast.isRunning {
                 let ending = await running.broadcast.waitUntilEnded()
                 keep(running.reading.take(), secondAt: .seconds(index))
@@ -45,7 +45,7 @@ struct StreamLatency {
             }
             if attempt == nil, let due = retryAt, ContinuousClock.now >= due {
                 retryAt = nil
-                attempt = try await open()
+                attempt = try open()
             }
         }
         if let running = attempt {
@@ -56,12 +56,13 @@ struct StreamLatency {
         if totals.all.isEmpty, let lastFailure {
             throw LatencyCheck.Failure(description: "\(output): \(lastFailure)")
         }
-        return LatencyCheck.Findings(output: output, kind: .stream, latencies: LatencySummary(kept),
+        return LatencyCheck.Findings(output: output, kind: .stream, latencies: LatencySummary(kept.map(\.latency)),
                                      read: kept.count, unreadable: totals.unreadable,
-                                     broadcastTime: totals.broadcastTime)
+                                     broadcastTime: totals.broadcastTime,
+                                     longestGap: LatencyCheck.longestGap(between: kept.map(\.capture)))
     }
 
-    private func open() async throws(LatencyCheck.Failure) -> Attempt {
+    private func open() throws(LatencyCheck.Failure) -> Attempt {
         let broadcast: Broadcast
         do {
             broadcast = try Broadcast(description: LatencyReading.decoder)
@@ -72,12 +73,10 @@ struct StreamLatency {
             throw LatencyCheck.Failure(description: "\(output): \(problem)")
         }
         let reading = LatencyReading(pipeline: broadcast.pipeline)
-        do {
-            try await broadcast.start()
-        } catch {
-            // A receiver waiting for its sender (an SRT listener) may not play yet; a failure
-            // shows in the ending.
-        }
+        // Started without waiting for PLAYING: decodebin holds the state change until it has
+        // a stream, which an SRT listener no sender calls never gets, and the reading must
+        // still end on time. A failure to start shows in the ending.
+        _ = broadcast.core.start()
         return Attempt(broadcast: broadcast, reading: reading)
     }
 }

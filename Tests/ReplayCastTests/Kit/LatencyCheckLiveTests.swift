@@ -13,10 +13,16 @@ import Testing
     init() { GStreamerSetup.ensure() }
 
     /// 3 s of a UDP stream, the first second skipped: about 60 frames in the findings, each
-    /// read within a second of its capture, and an event for each of the 3 seconds.
-    @Test func aStreamsFramesAreTimedAsTheyArrive() async throws {
-        let port = 20000 + Int(getpid() % 5000)
-        let sender = try Broadcast(description: Self.encode + "! mpegtsmux ! udpsink host=127.0.0.1 port=\(port) sync=false")
+    /// read within a second of its capture, and an event for each of the 3 seconds. Paused
+    /// for 600 ms (schedule), the broadcast captures nothing: that is the longest gap between
+    /// the frames read, 600 ms and up to two frames' 33 ms (the frames either side fall on
+    /// 33 ms slots); without the pause, a frame's 33 ms (a frame lost on the loopback allowed).
+    @Test(arguments: [false, true])
+    func aStreamsFramesAreTimedAsTheyArrive(paused: Bool) async throws {
+        let port = 20000 + Int(getpid() % 5000) + (paused ? 5000 : 0)
+        let schedule = paused ? "schedule=\"1500ms:pause; 2100ms:resume\" " : ""
+        let sender = try Broadcast(description: Self.encode.replacingOccurrences(of: "name=rk", with: schedule + "name=rk")
+            + "! mpegtsmux ! udpsink host=127.0.0.1 port=\(port) sync=false")
         let seconds = Mutex(0)
         async let findings = LatencyCheck.measure("udp://127.0.0.1:\(port)", for: .seconds(3), skip: .seconds(1)) { event in
             if case .second = event { seconds.withLock { $0 += 1 } }
@@ -27,9 +33,13 @@ import Testing
         await sender.cancel()
         let latencies = try #require(result.latencies)
         #expect(result.kind == .stream && result.broadcastTime == 0)
-        #expect(latencies.count >= 50 && latencies.count <= 65, "\(latencies.count) frames in the last 2 s")
+        let frames = paused ? (32, 47) : (50, 65)
+        #expect(latencies.count >= frames.0 && latencies.count <= frames.1, "\(latencies.count) frames in the last 2 s")
         #expect(latencies.median > 0 && latencies.maximum < 1, "median \(latencies.median) s, max \(latencies.maximum) s")
         #expect(seconds.withLock { $0 } == 3)
+        let gap = try #require(result.longestGap)
+        let expected = paused ? 0.595...0.672 : 0.030...0.07
+        #expect(expected.contains(gap), "longest gap \(gap) s, \(expected) s expected")
     }
 
     /// 1 s segments of 1 s GOPs: a segment is listed once the GOP after it is complete, so its
@@ -54,6 +64,17 @@ import Testing
         #expect(listed.allSatisfy { abs($0.duration - 1) < 0.05 })
         let dateErrors = listed.map { abs(($0.programDateLatency ?? 100) - $0.latency) }
         #expect(dateErrors.allSatisfy { $0 < 0.05 }, "program dates off capture by \(dateErrors) s")
+    }
+
+    /// An SRT listener no sender calls: the reading ends when its time is up (it waited for
+    /// good: decodebin holds the pipeline's start until a stream comes), with no frame read.
+    @Test(.timeLimit(.minutes(1))) func anSrtListenerNobodyCallsEndsOnTime() async throws {
+        let port = 30000 + Int(getpid() % 5000)
+        let started = ContinuousClock.now
+        let result = try await LatencyCheck.measure("srt://127.0.0.1:\(port)?mode=listener", for: .milliseconds(1500)) { _ in }
+        let took = ContinuousClock.now - started
+        #expect(result.latencies == nil && result.read == 0 && result.longestGap == nil)
+        #expect(took >= .milliseconds(1500) && took < .seconds(4), "took \(took)")
     }
 
     /// A playlist that is not there, a remote one, and a stream whose server refuses every

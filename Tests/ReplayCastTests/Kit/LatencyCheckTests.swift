@@ -40,6 +40,19 @@ import Testing
         #expect(PlaylistSegments("#EXTM3U\n#EXTINF:2,\na.ts\n").segments.first?.programDate == nil)
     }
 
+    /// Capture times in nanoseconds, in any order: the largest step between neighbours. Frames
+    /// 30 to 47 missing: 19 frames' time from the 29th to the 48th.
+    @Test func theLongestGapIsTheLargestStepBetweenCaptureTimes() throws {
+        let frame: UInt64 = 33_333_333
+        let start: UInt64 = 1_790_000_000_000_000_000
+        var captures = (0..<30).map { start + UInt64($0) * frame }
+        captures += (48..<60).map { start + UInt64($0) * frame }
+        #expect(LatencyCheck.longestGap(between: captures.reversed()) == Double(19 * frame) / 1e9)
+        #expect(LatencyCheck.longestGap(between: [start, start + frame]) == Double(frame) / 1e9)
+        #expect(LatencyCheck.longestGap(between: [start]) == nil)
+        #expect(LatencyCheck.longestGap(between: []) == nil)
+    }
+
     @Test func outputsAreStreamsUnlessTheyArePlaylists() {
         #expect(LatencyCheck.kind(of: "out/hls/playlist.m3u8") == .hls)
         #expect(LatencyCheck.kind(of: "file:///tmp/live.M3U8?x=1") == .hls)
