@@ -8,8 +8,8 @@ broadcast-srt calls it. Either broadcast (as `replaycast print` gives it, VIDEO_
 ADAPTIVE as given) plays for SECONDS with Python gi; prints one JSON object:
 rtmpreconnectsink's messages with their time since the player started (within a few
 milliseconds of the uplink's schedule; the SRT broadcast starts a second later), any error, the latency at
-the player second by second (the middle of each second, median and largest in ms) and the
-frames it decoded each second.
+the player second by second (the middle of each second, median and largest in ms), the
+frames it decoded each second and the longest gap in capture time between them (seconds).
     adaptive_bitrate_run.py CLI DIR rtmp|srt true|false SECONDS [--latency]"""
 import json
 import os
@@ -79,8 +79,10 @@ try:
                for second, median, largest in re.findall(r"^ *(\d+) s .*median ([\d.]+) ms, max ([\d.]+) ms", report, re.M)]
     decoded = [[int(second) - 0.5, int(count or 0)]
                for second, count in re.findall(r"^ *(\d+) s .*?: (?:(\d+) frames|no frame)", report, re.M)]
+    gap = re.search(r"latency median .*, longest gap ([\d.]+) ms", report)
 finally:
     if kind == "rtmp":
         subprocess.run(["scripts/rtmp-server", "stop", "1935"], env=environment, stdout=subprocess.DEVNULL)
 print(json.dumps({"messages": messages, "error": error, "ended": ended, "latency": latency, "decoded": decoded,
+                  "gap": float(gap.group(1)) / 1000 if measure_latency and gap else None,
                   "player": report.strip().splitlines()[-3:] if measure_latency else []}))
