@@ -89,6 +89,12 @@ public final class Broadcast: Sendable {
         }
     }
 
+    /// Sets the pipeline playing and returns at once, for a reader whose own time limit must
+    /// hold: decodebin holds the state change until it has a stream, which a live source
+    /// (an SRT listener nobody calls, a silent UDP port) may never give. A failure shows in
+    /// the ending.
+    func startWithoutWaiting() { _ = core.start() }
+
     /// Ends the broadcast cleanly: end-of-stream goes through the pipeline, so every output
     /// is finished (HLS playlists get EXT-X-ENDLIST, files are closed), then the pipeline
     /// stops. After `timeout` it is stopped anyway (`.timedOut`); nil waits as long as the

@@ -12,7 +12,7 @@ import Synchronization
 final class LatencyReading: Sendable {
     /// A frame read: the real-time clock less its capture time, in seconds, and that capture
     /// time (UTC nanoseconds).
-    struct Frame: Sendable, Equatable {
+    struct Frame: Sendable {
         var latency: Double
         var capture: UInt64
     }

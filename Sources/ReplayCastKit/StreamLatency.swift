@@ -73,10 +73,7 @@ struct StreamLatency {
             throw LatencyCheck.Failure(description: "\(output): \(problem)")
         }
         let reading = LatencyReading(pipeline: broadcast.pipeline)
-        // Started without waiting for PLAYING: decodebin holds the state change until it has
-        // a stream, which an SRT listener no sender calls never gets, and the reading must
-        // still end on time. A failure to start shows in the ending.
-        _ = broadcast.core.start()
+        broadcast.startWithoutWaiting()
         return Attempt(broadcast: broadcast, reading: reading)
     }
 }

@@ -124,6 +124,21 @@ import Testing
         }
     }
 
+    /// A UDP port nobody sends to: the decoding never starts playing, and the check still
+    /// fails after its timeout (it waited for good before the start stopped waiting for PLAYING).
+    @Test(.timeLimit(.minutes(1))) func syncCheckOfASilentStreamEndsAfterItsTimeout() async {
+        let output = "udp://127.0.0.1:\(35000 + Int(getpid() % 5000))"
+        let started = ContinuousClock.now
+        do {
+            _ = try await SyncCheck.measure(output, timeout: .milliseconds(1500))
+            Issue.record("\(output): no failure")
+        } catch {
+            #expect(error.description == "\(output): no end of stream after 1.5 s", "\(error.description)")
+        }
+        let took = ContinuousClock.now - started
+        #expect(took >= .milliseconds(1500) && took < .seconds(4), "took \(took)")
+    }
+
     /// rtmpreconnectsink retrying for ever ends on EOS without an error of its own; a
     /// broadcast whose RTMP output never connected still ends as failed, naming the URL
     /// and why the attempts failed.
