@@ -27,6 +27,8 @@ struct BitrateAdaptation {
     }
 
     static let interval: UInt64 = 250_000_000
+    /// SRT: a link that falls behind loses pictures at once, so it is looked at more often.
+    static let srtInterval: UInt64 = 100_000_000
 
     /// How much waiting media means what, in nanoseconds, and how soon a step down may follow
     /// another.
@@ -79,7 +81,7 @@ struct BitrateAdaptation {
         self.configured = configured
         self.minimum = min(minimum, configured)
         current = configured
-        samples.reserveCapacity(Int(Self.rateWindow / Self.interval) + 2)
+        samples.reserveCapacity(Int(Self.rateWindow / Self.srtInterval) + 2)
     }
 
     /// A new connection: its sender counts from 0, and the link may be another.
@@ -102,14 +104,17 @@ struct BitrateAdaptation {
 
         if queued > limits.congested || losing {
             steadySince = nil
-            guard let sendRate, held(now, after: .congested, limits) else { return nil }
+            // Losing behind a queue that makes packets late: what got through says nothing of
+            // the slower link, and anything above it floods the queue again once it drains.
+            let flooded = losing && queued > limits.congested
+            guard let sendRate, flooded || held(now, after: .congested, limits) else { return nil }
             // Packets lost (SRT): what got through is an overestimate (losses are reported a
             // round trip late; just after the link slowed the last second is mostly the fast
             // link's), and every moment above the link loses pictures. So down from no more
             // than the encoder's own rate, and further, until nothing is lost.
             let through = losing ? min(sendRate, current) : sendRate
             ceiling = (max(minimum, Int(Double(through) * Self.ceilingShare)), now + Self.ceilingTime)
-            let target = max(minimum, Int(Double(through) * Self.drainShare * (losing ? Self.drainShare : 1)))
+            let target = flooded ? minimum : max(minimum, Int(Double(through) * Self.drainShare * (losing ? Self.drainShare : 1)))
             guard target < current else { return nil }
             return change(to: target, .congested, now: now, queued: queued, sendRate: sendRate)
         }

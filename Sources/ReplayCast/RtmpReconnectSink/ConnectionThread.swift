@@ -33,10 +33,7 @@ final class ConnectionThread {
     /// With adaptive-bitrate, once an encoder was found upstream.
     private var adaptation: BitrateAdaptation?
     private var srtLink = SrtLinkReading()
-    /// The SRT link lost packets, and the pictures after them cannot be decoded: once it
-    /// loses no more and its queue no longer makes packets late, a keyframe lets the
-    /// receiver start over at once rather than at the next one the encoder makes.
-    private var pictureLost = false
+    private var recovery = SrtPictureRecovery()
     private var encoder: VideoEncoder?
     private var nextAdaptation: GstClockTime = 0
 
@@ -169,7 +166,7 @@ final class ConnectionThread {
         attempt = 0
         adaptation?.restart()
         srtLink.restart()
-        pictureLost = false
+        recovery.restart()
         RtmpReconnectSink.publish(element, RC_RTMP_CONNECTED, reconnections)
         if keptEndsTheStream { sendKeptAndEnd() }
     }
@@ -308,7 +305,10 @@ final class ConnectionThread {
     }
 
     private func close() {
-        gate.withLock { $0.phase = .closed }
+        gate.withLock { gate in
+            gate.phase = .closed
+            gate.draining = false
+        }
         RtmpReconnectSink.of(element).attempt(sink: nil)
         connection?.close()
         connection = nil
@@ -327,7 +327,7 @@ final class ConnectionThread {
         DebugLog.rtmpreconnectsink.info(element, "adaptive bitrate: \(encoder.name) from \(encoder.bitrate) kbit/s, at least \(minimum)")
     }
 
-    /// Every `BitrateAdaptation.interval` while the server has the stream.
+    /// Every `BitrateAdaptation.interval` (`srtInterval` over SRT) while the server has the stream.
     private func adaptBitrate() {
         guard var adaptation, let encoder, let connection, accepted else { return }
         let now = Self.monotonic()
@@ -335,19 +335,14 @@ final class ConnectionThread {
         nextAdaptation = now + GstClockTime(BitrateAdaptation.interval)
         let decision: BitrateAdaptation.Decision?
         if let totals = connection.srtTotals() {
+            nextAdaptation = now + GstClockTime(BitrateAdaptation.srtInterval)
             let link = srtLink.observe(totals)
             DebugLog.rtmpreconnectsink.log(element, "round trip \(totals.roundTripMilliseconds) ms (\(link.queued / 1_000_000) ms "
                                            + "over its least), \(totals.packetsLost) of \(totals.packetsSent) packets lost"
                                            + (link.losing ? ", losing" : ""))
             decision = adaptation.observe(now: UInt64(now), queued: link.queued, sentBytes: link.deliveredBytes, unsentBytes: 0,
                                           losing: link.losing, limits: link.limits)
-            if link.losing {
-                pictureLost = true
-            } else if pictureLost && link.queued <= link.limits.congested {
-                pictureLost = false
-                DebugLog.rtmpreconnectsink.info(element, "the link keeps up again after losing packets")
-                requestKeyframe()
-            }
+            recoverPictures(link, now: now)
         } else {
             let queued = connection.queued(), sent = connection.sentBytes(), unsent = connection.unsentBytes(location: location)
             DebugLog.rtmpreconnectsink.log(element, "\(queued / 1_000_000) ms queued, \(sent) bytes sent, "
@@ -360,6 +355,33 @@ final class ConnectionThread {
             RtmpMessages.bitrate(element, location: location, encoder: encoder.name, decision)
         }
         self.adaptation = adaptation
+    }
+
+    /// SRT: media held back while the link's queue drains (RtmpGate.draining), keyframes
+    /// after loss.
+    private func recoverPictures(_ link: SrtLinkReading.Observation, now: GstClockTime) {
+        switch recovery.observe(link, now: UInt64(now)) {
+        case .hold(let time)?:
+            gate.withLock { gate in
+                gate.draining = true
+                gate.drained = 0
+            }
+            DebugLog.rtmpreconnectsink.info(element, "the link's queue makes packets late (\(link.queued / 1_000_000) ms): "
+                                            + "holding media back for \(time / 1_000_000) ms while it drains")
+        case .resume(let time)?:
+            let held = gate.withLock { gate in
+                gate.draining = false
+                gate.awaitingKeyframe = true
+                return gate.drained
+            }
+            DebugLog.rtmpreconnectsink.info(element, "media goes on after \(held) buffers were held back for \(time / 1_000_000) ms")
+            requestKeyframe()
+        case .keyframe?:
+            DebugLog.rtmpreconnectsink.info(element, "the link keeps up again after losing packets")
+            requestKeyframe()
+        case nil:
+            break
+        }
     }
 
     /// The encoder gets its own bitrate back, so a restart starts where the first start did.

@@ -36,6 +36,12 @@ struct RtmpGate: ~Copyable {
     var segments = [GstSegment](repeating: GstSegment(), count: 2)
     /// Buffers dropped since the last connection was lost (or since start).
     var dropped: GstClockTime = 0
+    /// adaptive-bitrate over SRT: the link's queue makes what enters it now arrive after the
+    /// receiver's latency, which drops it. Held back here instead, nothing is added to the
+    /// queue while it drains, and the next keyframe reaches the receiver in time.
+    var draining = false
+    /// Buffers dropped while draining, since the last drain began.
+    var drained = 0
 
     var pushing: Bool { phase == .connected || (phase == .connecting && !keep) }
     var hasVideo: Bool { streams.contains(0) }
@@ -51,6 +57,11 @@ struct RtmpGate: ~Copyable {
     /// was kept for its stream, or kept or dropped.
     mutating func admit(_ buffer: UnsafeMutablePointer<GstBuffer>, stream: Int) -> Admission {
         guard pushing, !ended.contains(stream) else { return hold(buffer, stream: stream) }
+        if draining {
+            gst_buffer_unref(buffer)
+            drained += 1
+            return .held
+        }
         if stream == 0 && awaitingKeyframe {
             guard !KeptMedia.isDelta(buffer) else { return hold(buffer, stream: stream) }
             awaitingKeyframe = false
@@ -89,6 +100,7 @@ struct RtmpGate: ~Copyable {
         ended = []
         eosSeqnum = nil
         finished = false
+        draining = false
         kept.clear()
         for stream in segments.indices { gst_segment_init(&segments[stream], GST_FORMAT_TIME) }
         dropped = 0

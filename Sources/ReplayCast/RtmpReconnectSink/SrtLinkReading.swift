@@ -23,8 +23,8 @@ struct SrtLinkReading {
         var queued: UInt64
         /// Bytes sent less those of packets reported lost: what got through.
         var deliveredBytes: UInt64
-        /// At least `losingShare` of the packets sent since the last observation were
-        /// reported lost.
+        /// At least `losingShare` of the packets sent since the last observation, and
+        /// `leastLost`, were reported lost.
         var losing: Bool
         /// What `queued` means on this connection.
         var limits: BitrateAdaptation.QueueLimits
@@ -33,8 +33,11 @@ struct SrtLinkReading {
     /// An SRT packet of broadcast MPEG-TS on the wire: 7 TS packets (mpegtsmux
     /// alignment=7), SRT, UDP and IPv4 headers, as libsrt counts bytes.
     static let packetBytes: UInt64 = 7 * 188 + 16 + 8 + 20
-    /// Loss that is the link's doing rather than chance.
+    /// Loss that is the link's doing rather than chance: this share of the packets sent since
+    /// the last look, and at least `leastLost` of them (one lost in a keyframe's burst is
+    /// a share of 3 % in a tenth of a second).
     static let losingShare = 0.02
+    static let leastLost: UInt64 = 3
 
     private var leastRoundTrip: Double?
     private var last: Totals?
@@ -51,8 +54,8 @@ struct SrtLinkReading {
         leastRoundTrip = least
         var losing = false
         if let last, totals.packetsSent > last.packetsSent, totals.packetsLost >= last.packetsLost {
-            let share = Double(totals.packetsLost - last.packetsLost) / Double(totals.packetsSent - last.packetsSent)
-            losing = share >= Self.losingShare
+            let lost = totals.packetsLost - last.packetsLost
+            losing = lost >= Self.leastLost && Double(lost) / Double(totals.packetsSent - last.packetsSent) >= Self.losingShare
         }
         last = totals
         let lostBytes = totals.packetsLost * Self.packetBytes

@@ -112,9 +112,42 @@ struct SrtLinkReadingTests {
                 == .init(queued: 0, deliveredBytes: 13_600, losing: false, limits: Self.limits))
     }
 
+    /// One or two packets lost in a look (a keyframe's burst) are chance, though a share of
+    /// a tenth of a second's packets above 2 %; three are the link's doing.
+    @Test func aPacketOrTwoLostIsChance() {
+        var reading = SrtLinkReading()
+        func totals(_ sent: UInt64, lost: UInt64) -> Totals {
+            Totals(packetsSent: sent, packetsLost: lost, bytesSent: sent * 1360, roundTripMilliseconds: 1, latencyMilliseconds: 125)
+        }
+        _ = reading.observe(totals(1000, lost: 0))
+        #expect(!reading.observe(totals(1038, lost: 1)).losing, "1 of 38: 2.6 %")
+        #expect(!reading.observe(totals(1076, lost: 3)).losing, "2 of 38: 5.3 %")
+        #expect(reading.observe(totals(1114, lost: 6)).losing, "3 of 38")
+        #expect(!reading.observe(totals(1414, lost: 9)).losing, "3 of 300: 1 %")
+    }
+
     @Test func theLatencySetsWhatAQueueMeans() {
         #expect(Self.limits == .init(congested: 62_500_000, steady: 15_625_000, holdDown: 500_000_000))
         #expect(BitrateAdaptation.QueueLimits.srt(latencyMilliseconds: 0).congested == 10_000_000, "20 ms at the least")
+    }
+
+    /// Losing behind a queue that makes packets late (more than half the latency): straight
+    /// to the minimum, even 250 ms after a step down, as anything above the slower link
+    /// floods the queue again once it drains.
+    @Test func lossBehindAQueueGoesStraightToTheMinimum() {
+        var adaptation = BitrateAdaptation(configured: 3000, minimum: 300)
+        var now: UInt64 = 0, sent: UInt64 = 0
+        func observe(queued: UInt64, losing: Bool) -> BitrateAdaptation.Decision? {
+            now += BitrateAdaptation.interval
+            sent += 3000 * 1000 / 8 / 4
+            return adaptation.observe(now: now, queued: queued, sentBytes: sent, unsentBytes: 0, losing: losing, limits: Self.limits)
+        }
+        for _ in 1...8 { #expect(observe(queued: 0, losing: false) == nil) }
+        let queueOnly = observe(queued: 70_000_000, losing: false)
+        let flooded = observe(queued: 150_000_000, losing: true)
+        #expect(queueOnly.map { [$0.old, $0.new] } == [3000, 1500], "half of what got through: \(String(describing: queueOnly))")
+        #expect(flooded.map { [$0.old, $0.new] } == [1500, 300], "\(String(describing: flooded))")
+        #expect(observe(queued: 40_000_000, losing: true) == nil, "already at the minimum")
     }
 
     /// 4 s at 3 Mb/s, then a link of 800 kbit/s that loses the rest: down to a quarter of

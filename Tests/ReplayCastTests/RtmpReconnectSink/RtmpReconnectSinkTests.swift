@@ -82,6 +82,29 @@ import Testing
         #expect(next == [5])
     }
 
+    /// Held back while an SRT link's queue drains: audio and video alike, counted apart from
+    /// what a lost connection drops; video goes on from a keyframe.
+    @Test func heldBackWhileTheLinkDrainsThenVideoFromAKeyframe() {
+        GStreamerSetup.ensure()
+        var gate = RtmpGate()
+        gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
+        _ = gate.open(.connected)
+        let before = Self.pushed(gate.admit(Self.frames(1, keyframes: [0])[0], stream: 0))
+        gate.draining = true
+        let video = Self.frames(2, keyframes: [], from: 1).map { Self.pushed(gate.admit($0, stream: 0)) }
+        let audio = Self.pushed(gate.admit(Self.frames(1, keyframes: [0], from: 1)[0], stream: 1))
+        let (drained, dropped) = (gate.drained, gate.dropped)
+        #expect(before == [0])
+        #expect(video == [[], []] && audio == [])
+        #expect(drained == 3 && dropped == 0, "drained \(drained), dropped \(dropped)")
+        gate.draining = false
+        gate.awaitingKeyframe = true
+        let after = Self.frames(3, keyframes: [4], from: 3).map { Self.pushed(gate.admit($0, stream: 0)) }
+        let audioAfter = Self.pushed(gate.admit(Self.frames(1, keyframes: [0], from: 3)[0], stream: 1))
+        #expect(after == [[], [4], [5]], "\(after)")
+        #expect(audioAfter == [3])
+    }
+
     @Test func droppedWhileClosedAndAfterTheStreamEnded() {
         GStreamerSetup.ensure()
         var gate = RtmpGate()

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
+/// adaptive-bitrate over SRT, after packets are lost: the pictures after them cannot be
+/// decoded until a keyframe, and while the link's queue makes packets late, whatever enters
+/// it is lost too. So media is held back until the queue has drained, then video goes on
+/// from a keyframe asked for then; after loss without such a queue, a keyframe is asked for
+/// once nothing more is lost.
+struct SrtPictureRecovery {
+    enum Action: Equatable {
+        /// Hold all media back for this many nanoseconds.
+        case hold(UInt64)
+        /// Media goes on after being held back for this many nanoseconds; video from a keyframe.
+        case resume(after: UInt64)
+        /// Ask for a keyframe: the link keeps up again after losing packets.
+        case keyframe
+    }
+
+    static let longestHold: UInt64 = 1_000_000_000
+
+    /// When media began to be held back, and until when.
+    private(set) var holding: (since: UInt64, until: UInt64)?
+    private var pictureLost = false
+    /// Losses of what was sent before media was held back go on being reported for a round trip.
+    private var lossesIgnoredUntil: UInt64 = 0
+
+    /// A new connection.
+    mutating func restart() {
+        holding = nil
+        pictureLost = false
+        lossesIgnoredUntil = 0
+    }
+
+    mutating func observe(_ link: SrtLinkReading.Observation, now: UInt64) -> Action? {
+        if let holding {
+            guard now >= holding.until else { return nil }
+            self.holding = nil
+            pictureLost = false
+            lossesIgnoredUntil = now + link.queued + BitrateAdaptation.srtInterval
+            return .resume(after: now - holding.since)
+        }
+        if link.losing && now >= lossesIgnoredUntil {
+            pictureLost = true
+            guard link.queued > link.limits.congested else { return nil }
+            // How long the queue takes to empty cannot be watched: with nothing sent, nothing
+            // is acknowledged, and libsrt's round trip stays where it was. That round trip is
+            // smoothed and lags the queue: at the first loss it shows about half of it.
+            let time = min(Self.longestHold, link.queued * 3 + BitrateAdaptation.srtInterval)
+            holding = (now, now + time)
+            return .hold(time)
+        }
+        if pictureLost && !link.losing && link.queued <= link.limits.congested {
+            pictureLost = false
+            return .keyframe
+        }
+        return nil
+    }
+}
