@@ -21,12 +21,13 @@ import gi
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
+from checks import check, failures  # noqa: E402
+
 Gst.init(None)
 PREFIX = os.path.abspath(sys.argv[1])
 work = tempfile.TemporaryDirectory()
 NO_PLUGIN_HOME = os.path.join(work.name, "home")
 os.mkdir(NO_PLUGIN_HOME)
-failures = []
 
 # The example's default: 100 buffers of 1024 frames at 48 kHz = 2.1333 s, so 21 intervals
 # of 100 ms and 33.3 ms posted at EOS.
@@ -36,12 +37,6 @@ DEFAULT = ("audiotestsrc num-buffers=100 freq=440 volume=0.5 ! audio/x-raw,rate=
 # at 44.1 kHz = 1.393 s, 13 intervals of 4410 frames and 4110 frames at EOS.
 TICKS = ("audiotestsrc num-buffers=60 wave=ticks tick-interval=150000000 "
          "! audio/x-raw,format=S16LE,rate=44100,channels=1 ! volumemeter ! fakesink")
-
-
-def check(ok, text):
-    print(("ok   " if ok else "FAIL ") + text)
-    if not ok:
-        failures.append(text)
 
 
 def clock(ns):
@@ -97,8 +92,8 @@ def compare(what, result, expected, count):
     printed = result.stdout.splitlines()
     equal = sum(same_line(a, b) for a, b in zip(printed, expected))
     same = result.returncode == 0 and len(printed) == len(expected) == count and equal == count
-    check(same, "%s: exit %d, %d lines equal to the %d messages of the reference within %.2f dB (%d expected)"
-          % (what, result.returncode, equal, len(expected), TOLERANCE_DB, count))
+    check("%s: exit %d, %d lines equal to the %d messages of the reference within %.2f dB (%d expected)"
+          % (what, result.returncode, equal, len(expected), TOLERANCE_DB, count), same)
     if not same:
         print(result.stderr[-2000:], *[f"  c:  {a}\n  gi: {b}" for a, b in zip(printed, expected) if not same_line(a, b)][:3])
 
@@ -107,12 +102,12 @@ pkg_config = dict(os.environ, PKG_CONFIG_PATH=os.path.join(PREFIX, "lib", "pkgco
 version = subprocess.run(["pkg-config", "--modversion", "replaycast"], capture_output=True, text=True,
                          env=pkg_config).stdout.strip()
 plugin = Gst.Registry.get().find_plugin("replaycast")
-check(plugin is not None and version == plugin.get_version(),
-      f"pkg-config --modversion replaycast {version!r} is the installed plugin's version")
+check(f"pkg-config --modversion replaycast {version!r} is the installed plugin's version",
+      plugin is not None and version == plugin.get_version())
 build = subprocess.run(
     'cc -Wall -Wextra -Werror examples/c/meters.c $(pkg-config --cflags --libs replaycast) -o "$OUT"',
     shell=True, capture_output=True, text=True, env=dict(pkg_config, OUT=os.path.join(work.name, "meters")))
-check(build.returncode == 0, "compiles warning-free with only pkg-config --cflags --libs replaycast")
+check("compiles warning-free with only pkg-config --cflags --libs replaycast", build.returncode == 0)
 if build.returncode != 0:
     print(build.stderr)
     sys.exit(1)
@@ -123,14 +118,14 @@ compare("--plugin, the installed plugin", meters("--plugin"), default, 22)
 compare("--plugin, ticks (changing levels, mono, no loudness)", meters("--plugin", TICKS), reference(TICKS), 14)
 
 missing = meters("--plugin", home=NO_PLUGIN_HOME)
-check(missing.returncode == 1 and 'no element "volumemeter"' in missing.stderr,
-      "--plugin without the installed plugin: exit %d, %s" % (missing.returncode, missing.stderr.strip()))
+check("--plugin without the installed plugin: exit %d, %s" % (missing.returncode, missing.stderr.strip()),
+      missing.returncode == 1 and 'no element "volumemeter"' in missing.stderr)
 failed = meters("audiotestsrc num-buffers=3 ! volumemeter ! filesink location=/nonexistent/meters.raw")
-check(failed.returncode == 1 and failed.stderr.startswith("filesink0: Could not open file"),
-      "an element's error: exit %d, %s" % (failed.returncode, failed.stderr.splitlines()[0]))
+check("an element's error: exit %d, %s" % (failed.returncode, failed.stderr.splitlines()[0]),
+      failed.returncode == 1 and failed.stderr.startswith("filesink0: Could not open file"))
 
 traced = meters(home=NO_PLUGIN_HOME, env={"GST_TRACERS": "leaks", "GST_DEBUG": "leaks:7", "GST_DEBUG_NO_COLOR": "1"})
 alive = re.findall(r"listed (\d+) alive objects", traced.stderr)
-check(traced.returncode == 0 and alive[-1:] == ["0"],
-      "leaks tracer after the default run: %s alive objects" % (alive[-1] if alive else "no report,"))
+check("leaks tracer after the default run: %s alive objects" % (alive[-1] if alive else "no report,"),
+      traced.returncode == 0 and alive[-1:] == ["0"])
 sys.exit(1 if failures else 0)

@@ -22,16 +22,11 @@ import sys
 import tempfile
 import time
 
+from checks import check, failures
+
 EXAMPLE = [sys.executable, "examples/python/broadcast.py"]
 PAUSE, RESUME, FINISH = 1.0, 2.0, 3.5
 INTERVAL = 0.1
-failures = []
-
-
-def check(ok, text):
-    print(("ok   " if ok else "FAIL ") + text)
-    if not ok:
-        failures.append(text)
 
 
 def field(line, name):
@@ -46,48 +41,48 @@ arrivals = [(time.monotonic(), line.rstrip("\n")) for line in process.stdout]
 status = process.wait(timeout=30)
 errors = process.stderr.read()
 lines = [line for _, line in arrivals]
-check(status == 0 and lines[-1:] == ["eos"] and not errors,
-      f"exit {status} after {len(lines)} lines, the last {lines[-1:]}, stderr {errors.strip()!r}")
+check(f"exit {status} after {len(lines)} lines, the last {lines[-1:]}, stderr {errors.strip()!r}",
+      status == 0 and lines[-1:] == ["eos"] and not errors)
 if status != 0:
     sys.exit(1)
 
 events = [line.split()[0] for line in lines if line.startswith("replaykit-broadcast-")]
-check(events == ["replaykit-broadcast-" + e for e in ("started", "paused", "resumed", "finished")],
-      f"lifecycle in order: {[e.rsplit('-', 1)[1] for e in events]}")
+check(f"lifecycle in order: {[e.rsplit('-', 1)[1] for e in events]}",
+      events == ["replaykit-broadcast-" + e for e in ("started", "paused", "resumed", "finished")])
 asked = {"paused": PAUSE, "resumed": RESUME, "finished": FINISH}
 took = {e: float(field(line, "running-time")) for line in lines
         for e in asked if line.startswith("replaykit-broadcast-" + e)}
-check(len(took) == 3 and all(abs(took[e] - asked[e]) <= 0.05 for e in asked),
-      "actions took effect at running time " + ", ".join(f"{e} {t:.3f} s" for e, t in took.items()))
+check("actions took effect at running time " + ", ".join(f"{e} {t:.3f} s" for e, t in took.items()),
+      len(took) == 3 and all(abs(took[e] - asked[e]) <= 0.05 for e in asked))
 
 meters = [(float(field(line, "running-time")), [float(v) for v in field(line, "rms").split(",")])
           for line in lines if line.startswith("volumemeter ")]
 starts = [t for t, _ in meters]
 steps = {round(b - a, 3) for a, b in zip(starts, starts[1:])}
-check(starts[:1] == [0.0] and steps == {INTERVAL} and starts[-1] >= FINISH - INTERVAL,
-      f"{len(meters)} readings from {starts[0]:.3f} to {starts[-1]:.3f} s, steps {sorted(steps)} s")
+check(f"{len(meters)} readings from {starts[0]:.3f} to {starts[-1]:.3f} s, steps {sorted(steps)} s",
+      starts[:1] == [0.0] and steps == {INTERVAL} and starts[-1] >= FINISH - INTERVAL)
 played = [t for t in starts if t < PAUSE or RESUME <= t < FINISH]
 seconds = PAUSE + FINISH - RESUME
-check(abs(len(played) / seconds - 1 / INTERVAL) <= 1,
-      f"{len(played)} readings in {seconds} s of broadcast outside the pause: {len(played) / seconds:.1f} per second")
+check(f"{len(played)} readings in {seconds} s of broadcast outside the pause: {len(played) / seconds:.1f} per second",
+      abs(len(played) / seconds - 1 / INTERVAL) <= 1)
 received = [at for at, line in arrivals if line.startswith("volumemeter ")]
 rate = (len(received) - 1) / (received[-1] - received[0])
-check(abs(rate - 1 / INTERVAL) <= 1, f"received live: {rate:.1f} readings per second of wall time")
+check(f"received live: {rate:.1f} readings per second of wall time", abs(rate - 1 / INTERVAL) <= 1)
 # The interval the pause starts in may hold the buffers in progress; the rest of the pause
 # is GAPs only.
 paused = [rms for t, rms in meters if PAUSE + INTERVAL <= t and t + INTERVAL <= RESUME]
 audible = [rms for t, rms in meters if t + INTERVAL <= PAUSE or RESUME <= t < FINISH]
-check(len(paused) == 9 and all(v == -200 for rms in paused for v in rms),
-      f"{len(paused)} intervals inside the pause, rms {sorted({v for rms in paused for v in rms})} dBFS")
-check(all(v > -100 for rms in audible for v in rms),
-      f"{len(audible)} intervals outside it, rms {min(min(rms) for rms in audible):.2f} to "
-      f"{max(max(rms) for rms in audible):.2f} dBFS")
+check(f"{len(paused)} intervals inside the pause, rms {sorted({v for rms in paused for v in rms})} dBFS",
+      len(paused) == 9 and all(v == -200 for rms in paused for v in rms))
+check(f"{len(audible)} intervals outside it, rms {min(min(rms) for rms in audible):.2f} to "
+      f"{max(max(rms) for rms in audible):.2f} dBFS",
+      all(v > -100 for rms in audible for v in rms))
 
 
 def bad(what, arguments, expected):
     result = subprocess.run(EXAMPLE + arguments, capture_output=True, text=True, timeout=30)
-    check(result.returncode == 1 and result.stderr.strip() == expected,
-          f"{what}: exit {result.returncode}, {result.stderr.strip()!r}")
+    check(f"{what}: exit {result.returncode}, {result.stderr.strip()!r}",
+          result.returncode == 1 and result.stderr.strip() == expected)
 
 
 with tempfile.TemporaryDirectory() as folder:
@@ -101,7 +96,7 @@ with tempfile.TemporaryDirectory() as folder:
     # 47 buffers of 1024 frames at 48 kHz: 20 intervals of 50 ms and 128 frames at EOS.
     result = subprocess.run(EXAMPLE + [counted, "--set", "BUFFERS=47"], capture_output=True, text=True, timeout=30)
     readings = result.stdout.count("volumemeter ")
-    check(result.returncode == 0 and readings == 21, f"--set BUFFERS=47 and INTERVAL's default: {readings} readings")
+    check(f"--set BUFFERS=47 and INTERVAL's default: {readings} readings", result.returncode == 0 and readings == 21)
     typo = os.path.join(folder, "typo.pipeline")
     with open(typo, "w") as file:
         file.write("audiotestsrc num-buffers=3\n  ! volumemeterz\n  ! fakesink\n")

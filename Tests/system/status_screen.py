@@ -10,6 +10,8 @@ import re
 import subprocess
 import sys
 
+from checks import check, failures
+
 cli, scratch = sys.argv[1], sys.argv[2]
 out = os.path.join(scratch, "status_hls")
 os.makedirs(out, exist_ok=True)
@@ -18,12 +20,6 @@ command = f"{cli} run pipelines/broadcast-hls.pipeline --duration 5 --set OUT={o
 subprocess.run(["timeout", "-k", "5", "40", "script", "-qfec", command, typescript],
                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 text = open(typescript, encoding="utf-8", errors="replace").read()
-
-failures = []
-def check(what, ok, shown):
-    print(("ok   " if ok else "FAIL ") + what + ": " + shown)
-    if not ok:
-        failures.append(what)
 
 redraws = re.split(r"\x1b\[(\d+)A", text)
 check("redrawn in place at least 10 times in 5 s", len(redraws) // 2 >= 10, f"{len(redraws) // 2} redraws")
