@@ -6,20 +6,24 @@
 `replaycast check-latency` is the receiver, an SRT listener on UDP 127.0.0.1:1935, and
 broadcast-srt calls it. Either broadcast (as `replaycast print` gives it, VIDEO_BITRATE=3000,
 ADAPTIVE as given) plays for SECONDS with Python gi; prints one JSON object:
-rtmpreconnectsink's messages with their time since the player started (within a few
-milliseconds of the uplink's schedule; the SRT broadcast starts a second later), any error, the latency at
+rtmpreconnectsink's messages with their time on the uplink's schedule (from this script's
+start, which the uplink makes as its schedule starts; the SRT broadcast starts a second
+later), any error, the latency at
 the player second by second (the middle of each second, median and largest in ms), the
 frames it decoded each second and the longest gap in capture time between them (seconds).
     adaptive_bitrate_run.py CLI DIR rtmp|srt true|false SECONDS [--latency]"""
-import json
-import os
-import re
-import shlex
-import subprocess
-import sys
 import time
 
-import gi
+began = time.monotonic()  # before the imports and servers, which take a while
+
+import json  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import shlex  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import gi  # noqa: E402
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
@@ -41,7 +45,6 @@ try:
     # there; the SRT receiver must listen before the broadcast calls.
     reader = subprocess.Popen([cli, "check-latency", player, "--duration", str(int(seconds) + 10)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) if measure_latency else None
-    reader_started = time.monotonic()
     if kind == "srt":
         time.sleep(1)
     started = time.monotonic()
@@ -65,7 +68,7 @@ try:
                 fields = {structure.nth_field_name(i): structure.get_value(structure.nth_field_name(i))
                           for i in range(structure.n_fields())}
                 types = {name: structure.get_field_type(name).name for name in fields}
-                messages.append({"time": round(time.monotonic() - reader_started, 3), "name": structure.get_name(),
+                messages.append({"time": round(time.monotonic() - began, 3), "name": structure.get_name(),
                                  "fields": fields, "types": types})
     pipeline.set_state(Gst.State.NULL)
     report = ""

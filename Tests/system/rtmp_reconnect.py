@@ -33,16 +33,10 @@ gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
 import message_reference  # noqa: E402
+from checks import check, failures  # noqa: E402
 
 Gst.init(None)
 SCRATCH = os.path.abspath(sys.argv[1])
-failures = []
-
-
-def check(ok, text):
-    print(("ok   " if ok else "FAIL ") + text)
-    if not ok:
-        failures.append(text)
 
 
 def free_port():
@@ -182,52 +176,54 @@ def reconnect(kind):
     print(f"reconnect {kind}: messages " + ", ".join(
         f"{name}@{t:.1f}s" + (f"(attempt {s.get_value('attempt')})" if s.has_field("attempt") else "")
         for t, name, s in run.rtmp))
-    check(not run.errors, f"reconnect {kind}: no error (got {run.errors})")
-    check(run.eos is not None, f"reconnect {kind}: the pipeline reached EOS")
+    check(f"reconnect {kind}: no error (got {run.errors})", not run.errors)
+    check(f"reconnect {kind}: the pipeline reached EOS", run.eos is not None)
     reconnecting = [s.get_value("attempt") for _, n, s in run.rtmp if n == "rtmp-reconnecting"]
     expected = (["rtmp-connected", "rtmp-disconnected"] + ["rtmp-reconnecting"] * len(reconnecting)
                 + ["rtmp-reconnected"])
-    check(names == expected and len(reconnecting) >= 2, f"reconnect {kind}: messages in order ({len(names)} messages)")
-    check(reconnecting == list(range(1, len(reconnecting) + 1)), f"reconnect {kind}: attempts count up {reconnecting}")
+    check(f"reconnect {kind}: messages in order ({len(names)} messages)", names == expected and len(reconnecting) >= 2)
+    check(f"reconnect {kind}: attempts count up {reconnecting}", reconnecting == list(range(1, len(reconnecting) + 1)))
     mismatches = [p for _, _, s in run.rtmp for p in message_reference.problems(s)]
-    check(not mismatches and len(set(names)) == 4,
-          f"reconnect {kind}: {len(run.rtmp)} messages of {len(set(names))} kinds match docs/embedding.md's reference {mismatches}")
+    check(f"reconnect {kind}: {len(run.rtmp)} messages of {len(set(names))} kinds match docs/embedding.md's reference {mismatches}",
+          not mismatches and len(set(names)) == 4)
     reconnected = [s for _, n, s in run.rtmp if n == "rtmp-reconnected"]
-    check(bool(reconnected) and reconnected[0].get_value("attempt") == len(reconnecting),
-          f"reconnect {kind}: rtmp-reconnected names the attempt that succeeded")
+    check(f"reconnect {kind}: rtmp-reconnected names the attempt that succeeded",
+          bool(reconnected) and reconnected[0].get_value("attempt") == len(reconnecting))
     lost = [t for t, n, _ in run.rtmp if n == "rtmp-disconnected"]
-    check(bool(lost) and 8 <= lost[0] <= 9.5, f"reconnect {kind}: the loss is seen within 1.5 s of the server stopping ({lost})")
+    check(f"reconnect {kind}: the loss is seen within 1.5 s of the server stopping ({lost})", bool(lost) and 8 <= lost[0] <= 9.5)
     back = [t for t, n, _ in run.rtmp if n == "rtmp-reconnected"]
-    check(bool(back) and 14 <= back[0] <= 14 + 8 + 1, f"reconnect {kind}: back within one backoff step of the restart ({back})")
+    check(f"reconnect {kind}: back within one backoff step of the restart ({back})", bool(back) and 14 <= back[0] <= 14 + 8 + 1)
 
     durations, ended = playlist(os.path.join(hls, "playlist.m3u8"))
     total = sum(durations)
     # A stall would hold frames back: their lateness (arrival minus PTS) would jump.
-    late = [wall - pts for wall, pts in run.arrivals if wall > 2]
-    spread = max(late) - min(late) if late else float("inf")
+    late = [(wall - pts, wall) for wall, pts in run.arrivals if wall > 2]
+    spread = max(late)[0] - min(late)[0] if late else float("inf")
+    # Where a stall was: the latest frame's arrival, and the earliest's, tell which event held it.
+    extremes = f" (latest at {max(late)[1]:.1f} s, earliest at {min(late)[1]:.1f} s)" if late else ""
     pts = [p for _, p in run.arrivals]
     step = max(b - a for a, b in zip(pts, pts[1:])) if len(pts) > 1 else float("inf")
     print(f"reconnect {kind}: HLS {len(durations)} segments, {total:.2f} s; {len(pts)} frames reached hlssink2, "
-          f"largest PTS step {step * 1000:.1f} ms, lateness spread {spread * 1000:.0f} ms after 2 s")
-    check(ended, f"reconnect {kind}: HLS ends with EXT-X-ENDLIST")
-    check(abs(total - 30) <= 1.0, f"reconnect {kind}: HLS holds 30 ± 1 s ({total:.2f})")
-    check(all(abs(d - 2) <= 0.05 for d in durations[:-1]), f"reconnect {kind}: every HLS segment but the last is 2 s")
-    check(len(pts) >= 29 * 30 and step <= 0.034, f"reconnect {kind}: no frame missing from the HLS branch")
-    check(spread <= 0.25, f"reconnect {kind}: the HLS branch never stalls (frames arrive within 250 ms of their pace)")
+          f"largest PTS step {step * 1000:.1f} ms, lateness spread {spread * 1000:.0f} ms after 2 s{extremes}")
+    check(f"reconnect {kind}: HLS ends with EXT-X-ENDLIST", ended)
+    check(f"reconnect {kind}: HLS holds 30 ± 1 s ({total:.2f})", abs(total - 30) <= 1.0)
+    check(f"reconnect {kind}: every HLS segment but the last is 2 s", all(abs(d - 2) <= 0.05 for d in durations[:-1]))
+    check(f"reconnect {kind}: no frame missing from the HLS branch", len(pts) >= 29 * 30 and step <= 0.034)
+    check(f"reconnect {kind}: the HLS branch never stalls (frames arrive within 250 ms of their pace)", spread <= 0.25)
 
     first_streams = probe(first, "stream=codec_name")
     first_duration = float((probe(first, "format=duration") or ["0"])[0])
     print(f"reconnect {kind}: first recording {sorted(first_streams)}, {first_duration:.2f} s")
-    check(sorted(set(first_streams)) == ["aac", "h264"] and 7 <= first_duration <= 8.6,
-          f"reconnect {kind}: the first recording is H.264 + AAC, about 8 s")
+    check(f"reconnect {kind}: the first recording is H.264 + AAC, about 8 s",
+          sorted(set(first_streams)) == ["aac", "h264"] and 7 <= first_duration <= 8.6)
     streams = probe(recording, "stream=codec_name")
     frames = probe(recording, "frame=key_frame", "-select_streams", "v", "-read_intervals", "%+#1")
     duration = float((probe(recording, "format=duration") or ["0"])[0])
     print(f"reconnect {kind}: second recording {sorted(streams)}, {duration:.2f} s, first frame key_frame={frames[:1]}")
-    check(sorted(set(streams)) == ["aac", "h264"], f"reconnect {kind}: the second recording probes as H.264 + AAC")
-    check(frames[:1] == ["1"], f"reconnect {kind}: the second recording starts with a keyframe")
-    check(30 - back[0] - 1.5 <= duration <= 30 - 14 + 0.5 if back else False,
-          f"reconnect {kind}: the second recording runs from the reconnection to the end ({duration:.2f} s)")
+    check(f"reconnect {kind}: the second recording probes as H.264 + AAC", sorted(set(streams)) == ["aac", "h264"])
+    check(f"reconnect {kind}: the second recording starts with a keyframe", frames[:1] == ["1"])
+    check(f"reconnect {kind}: the second recording runs from the reconnection to the end ({duration:.2f} s)",
+          30 - back[0] - 1.5 <= duration <= 30 - 14 + 0.5 if back else False)
 
 
 def gone():
@@ -240,9 +236,9 @@ def gone():
         target.server("stop")
     ended = run.eos - run.eos_sent_at if run.eos is not None else None
     print(f"gone: errors {run.errors}; EOS {'never' if ended is None else f'{ended:.2f} s after it was sent'}")
-    check(not run.errors, "gone: no error while retrying (retries=-1)")
-    check(ended is not None and ended <= 5, "gone: EOS ends the pipeline within 5 s though the receiver is gone")
-    check(playlist(os.path.join(hls, "playlist.m3u8"))[1], "gone: HLS ends with EXT-X-ENDLIST")
+    check("gone: no error while retrying (retries=-1)", not run.errors)
+    check("gone: EOS ends the pipeline within 5 s though the receiver is gone", ended is not None and ended <= 5)
+    check("gone: HLS ends with EXT-X-ENDLIST", playlist(os.path.join(hls, "playlist.m3u8"))[1])
 
 
 def give_up():
@@ -252,13 +248,13 @@ def give_up():
     delays = [(s.get_value("attempt"), s.get_value("delay") / Gst.SECOND) for _, n, s in run.rtmp
               if n == "rtmp-reconnecting"]
     print(f"give-up: reconnecting {delays}; errors {[(round(t, 1), src, m) for t, src, m in run.errors]}")
-    check(delays == [(1, 1.0), (2, 2.0), (3, 4.0)], "give-up: attempts 1, 2, 3 after 1, 2, 4 s")
-    check(len(run.errors) == 1 and run.errors[0][1] == "rtmp" and target.url in run.errors[0][2]
-          and "Connection refused" in run.errors[0][2],
-          "give-up: one error, from rtmpreconnectsink, naming the URL and the reason")
-    check(bool(run.errors) and run.errors[0][0] <= 7 + 10, "give-up: the error within the backoff sum (7 s) + 10 s")
-    check(run.eos is not None, "give-up: EOS after the error still ends the pipeline")
-    check(playlist(os.path.join(hls, "playlist.m3u8"))[1], "give-up: HLS ends with EXT-X-ENDLIST")
+    check("give-up: attempts 1, 2, 3 after 1, 2, 4 s", delays == [(1, 1.0), (2, 2.0), (3, 4.0)])
+    check("give-up: one error, from rtmpreconnectsink, naming the URL and the reason",
+          len(run.errors) == 1 and run.errors[0][1] == "rtmp" and target.url in run.errors[0][2]
+          and "Connection refused" in run.errors[0][2])
+    check("give-up: the error within the backoff sum (7 s) + 10 s", bool(run.errors) and run.errors[0][0] <= 7 + 10)
+    check("give-up: EOS after the error still ends the pipeline", run.eos is not None)
+    check("give-up: HLS ends with EXT-X-ENDLIST", playlist(os.path.join(hls, "playlist.m3u8"))[1])
 
 
 def refused():
@@ -273,10 +269,10 @@ def refused():
         server("stop", port, folder)
     reconnecting = [n for _, n, _ in run.rtmp if n == "rtmp-reconnecting"]
     print(f"refused: errors {[(round(t, 1), src, m) for t, src, m in run.errors]}; {len(reconnecting)} reconnections")
-    check(len(run.errors) == 1 and "refused" in run.errors[0][2] and url in run.errors[0][2],
-          "refused: one error saying the server refused the stream, naming the URL")
-    check(bool(run.errors) and run.errors[0][0] <= 2, "refused: the error within 2 s")
-    check(not reconnecting, "refused: no reconnection attempt in 5 s")
+    check("refused: one error saying the server refused the stream, naming the URL",
+          len(run.errors) == 1 and "refused" in run.errors[0][2] and url in run.errors[0][2])
+    check("refused: the error within 2 s", bool(run.errors) and run.errors[0][0] <= 2)
+    check("refused: no reconnection attempt in 5 s", not reconnecting)
 
 
 os.makedirs(SCRATCH, exist_ok=True)
