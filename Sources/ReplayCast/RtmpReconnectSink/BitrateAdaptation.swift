@@ -50,6 +50,10 @@ struct BitrateAdaptation {
             let latency = UInt64(max(latencyMilliseconds, 20)) * 1_000_000
             return QueueLimits(congested: latency / 2, steady: latency / 8, holdDown: 500_000_000)
         }
+
+        /// Losing packets behind a queue that makes them late (SRT): what enters the queue
+        /// now is lost, and what got through says nothing of the slower link.
+        func flooded(queued: UInt64, losing: Bool) -> Bool { losing && queued > congested }
     }
     /// How long the link must keep up before a step up, and the least time between changes
     /// in the same direction (the encoder needs a moment to reach a new rate).
@@ -104,9 +108,8 @@ struct BitrateAdaptation {
 
         if queued > limits.congested || losing {
             steadySince = nil
-            // Losing behind a queue that makes packets late: what got through says nothing of
-            // the slower link, and anything above it floods the queue again once it drains.
-            let flooded = losing && queued > limits.congested
+            // Flooded: anything above the slower link floods the queue again once it drains.
+            let flooded = limits.flooded(queued: queued, losing: losing)
             guard let sendRate, flooded || held(now, after: .congested, limits) else { return nil }
             // Packets lost (SRT): what got through is an overestimate (losses are reported a
             // round trip late; just after the link slowed the last second is mostly the fast

@@ -332,10 +332,10 @@ final class ConnectionThread {
         guard var adaptation, let encoder, let connection, accepted else { return }
         let now = Self.monotonic()
         guard now >= nextAdaptation else { return }
-        nextAdaptation = now + GstClockTime(BitrateAdaptation.interval)
+        let totals = connection.srtTotals()
+        nextAdaptation = now + GstClockTime(totals == nil ? BitrateAdaptation.interval : BitrateAdaptation.srtInterval)
         let decision: BitrateAdaptation.Decision?
-        if let totals = connection.srtTotals() {
-            nextAdaptation = now + GstClockTime(BitrateAdaptation.srtInterval)
+        if let totals {
             let link = srtLink.observe(totals)
             DebugLog.rtmpreconnectsink.log(element, "round trip \(totals.roundTripMilliseconds) ms (\(link.queued / 1_000_000) ms "
                                            + "over its least), \(totals.packetsLost) of \(totals.packetsSent) packets lost"

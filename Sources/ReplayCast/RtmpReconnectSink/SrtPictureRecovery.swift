@@ -40,7 +40,7 @@ struct SrtPictureRecovery {
         }
         if link.losing && now >= lossesIgnoredUntil {
             pictureLost = true
-            guard link.queued > link.limits.congested else { return nil }
+            guard link.limits.flooded(queued: link.queued, losing: true) else { return nil }
             // How long the queue takes to empty cannot be watched: with nothing sent, nothing
             // is acknowledged, and libsrt's round trip stays where it was. That round trip is
             // smoothed and lags the queue: at the first loss it shows about half of it.
