@@ -27,9 +27,6 @@ final class ConnectionThread {
     private var endDeadline: GstClockTime?
     /// The end of the stream reached the sink; the connection closes then (PublishTransport.linger).
     private var lingerUntil: GstClockTime?
-    /// Every stream ended while the data was being kept for a connection under way: it goes,
-    /// then the end of each stream, once the server accepts the stream.
-    private var keptEndsTheStream = false
     /// With adaptive-bitrate, once an encoder was found upstream.
     private var adaptation: BitrateAdaptation?
     private var srtLink = SrtLinkReading()
@@ -117,9 +114,8 @@ final class ConnectionThread {
                     endDeadline = Self.monotonic() + Self.endTimeout
                 } else if kept && connection != nil {
                     // A short stream can end before its first connection is made: what was
-                    // kept is the whole stream then, and must not be lost. (Between attempts
-                    // the element ends at once: the next one may be retry-max-delay away.)
-                    keptEndsTheStream = true
+                    // kept is the whole stream then, and must not be lost (`passEnded`). (Between
+                    // attempts the element ends at once: the next one may be retry-max-delay away.)
                     endDeadline = Self.monotonic() + Self.endTimeout
                     DebugLog.rtmpreconnectsink.debug(element, "every stream ended while connecting: what was kept goes "
                                                      + "once \(location) accepts the stream")
@@ -150,11 +146,10 @@ final class ConnectionThread {
     private func checkAccepted() {
         guard let connection, !accepted, connection.pollAnswered(now: Self.monotonic()) else { return }
         accepted = true
-        let (dropped, requestKeyframe) = gate.withLock { gate -> (GstClockTime, Bool) in
+        let (dropped, opening) = gate.withLock { gate -> (GstClockTime, RtmpGate.Opening) in
             defer { gate.dropped = 0 }
             return (gate.dropped, gate.open(.connected))
         }
-        if requestKeyframe { self.requestKeyframe() }
         if everAccepted {
             reconnections += 1
             RtmpMessages.reconnected(element, location: location, attempt: attempt,
@@ -168,21 +163,33 @@ final class ConnectionThread {
         srtLink.restart()
         recovery.restart()
         RtmpReconnectSink.publish(element, RC_RTMP_CONNECTED, reconnections)
-        if keptEndsTheStream { sendKeptAndEnd() }
+        opened(opening)
     }
 
-    /// The streams ended while their data was kept, so no streaming thread will push it: this
-    /// thread does, in time order across the streams, each stream's end right after its last
-    /// buffer (the muxer takes a buffer only once every stream has one or has ended).
-    private func sendKeptAndEnd() {
-        keptEndsTheStream = false
-        var kept = gate.withLock { gate in pads.map { gate.kept.takeWithTimes(Int($0.stream.rawValue)) } }
-        var sent = 0
-        let outs = pads.map { RtmpReconnectSink.outpad(element, $0.stream) }
+    private func opened(_ opening: RtmpGate.Opening) {
+        if opening.awaitsKeyframe { requestKeyframe() }
+        passEnded(opening.ended)
+    }
+
+    /// Streams that ended while the gate was shut (by stream, nil for one still running): no
+    /// streaming thread pushes for them any more, so this one pushes what was kept of them, in
+    /// time order across them, each one's end right after its last buffer (the muxer takes a
+    /// buffer only once every stream has one or has ended). Their queues are unbounded first:
+    /// what was kept is at most buffer-duration, and a push waiting on a full queue, whose muxer
+    /// waits on a stream still running, would hold this thread and so the element's stop.
+    private func passEnded(_ ended: [[KeptMedia.Kept]?]) {
+        guard let connection, pads.contains(where: { ended[Int($0.stream.rawValue)] != nil }) else {
+            ended.forEach { $0?.forEach { gst_buffer_unref($0.buffer) } }
+            return
+        }
+        var kept = pads.map { ended[Int($0.stream.rawValue)] ?? [] }
+        let outs = pads.map { ended[Int($0.stream.rawValue)] == nil ? nil : RtmpReconnectSink.outpad(element, $0.stream) }
         defer { outs.forEach { if let out = $0 { gst_object_unref(out) } } }
+        for (pad, out) in zip(pads, outs) where out != nil { connection.unbound(pad.stream) }
         for (index, out) in outs.enumerated() where kept[index].isEmpty {
             if let out { _ = gst_pad_push_event(out, gst_event_new_eos()) }
         }
+        var sent = 0
         while let index = kept.indices.lazy.filter({ !kept[$0].isEmpty })
             .min(by: { (kept[$0][0].time ?? 0) < (kept[$1][0].time ?? 0) }) {
             let buffer = kept[index].removeFirst().buffer
@@ -191,7 +198,9 @@ final class ConnectionThread {
             if gst_pad_push(out, buffer) == GST_FLOW_OK { sent += 1 }
             if kept[index].isEmpty { _ = gst_pad_push_event(out, gst_event_new_eos()) }
         }
-        DebugLog.rtmpreconnectsink.info(element, "sent the \(sent) buffers kept while connecting, then the end of the stream")
+        let names = zip(pads, outs).compactMap { $1 == nil ? nil : $0.stream.name }.joined(separator: " and ")
+        DebugLog.rtmpreconnectsink.info(element, "\(names) ended before \(location) took data: sent the \(sent) buffers "
+                                        + "kept, then the end")
     }
 
     private func checkDeadlines() {
@@ -225,8 +234,7 @@ final class ConnectionThread {
         self.connection = connection
         RtmpReconnectSink.of(element).attempt(sink: connection.sink)
         accepted = false
-        let requestKeyframe = gate.withLock { $0.open(.connecting) }
-        if requestKeyframe { self.requestKeyframe() }
+        opened(gate.withLock { $0.open(.connecting) })
         RtmpReconnectSink.publish(element, RC_RTMP_CONNECTING, reconnections)
         DebugLog.rtmpreconnectsink.debug(element, "attempt \(attempt): connecting to \(location)")
     }

@@ -73,6 +73,13 @@ final class RtmpConnection {
     /// Drops data in the queues from now on instead of waiting (once the pipeline is known live).
     func makeLeaky() { for queue in queues { gst_util_set_object_arg(rc_gobject(queue), "leaky", "downstream") } }
 
+    /// Lifts the limit of `stream`'s queue: a push into it never waits (nor, leaky, drops).
+    func unbound(_ stream: RcRtmpStream) {
+        guard let queue = gst_bin_get_by_name(rc_bin(pipeline), stream.name) else { return }
+        gst_util_set_object_arg(rc_gobject(queue), "max-size-time", "0")
+        gst_object_unref(queue)
+    }
+
     /// Whether the server has answered yet, from the sink's counters (PublishTransport).
     func pollAnswered(now: GstClockTime) -> Bool {
         if answeredAt != nil { return true }

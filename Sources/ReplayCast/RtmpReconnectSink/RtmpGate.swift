@@ -80,14 +80,36 @@ struct RtmpGate: ~Copyable {
         return .held
     }
 
+    /// What opening the gate leaves to the connection thread.
+    struct Opening {
+        /// Video waits for a keyframe: the encoder is to be asked for one.
+        var awaitsKeyframe = false
+        /// By stream: for each that ended while the gate was shut, what was kept of it, oldest
+        /// first (the caller owns the references); nil for the others. Its own thread pushes
+        /// nothing more, so this and its end go from the connection thread.
+        var ended: [[KeptMedia.Kept]?] = [nil, nil]
+    }
+
     /// The connection moves on to `phase`. When that makes data flow to it, video must start
-    /// at a keyframe, unless kept video does; returns whether a keyframe is awaited then.
-    mutating func open(_ phase: Phase) -> Bool {
+    /// at a keyframe, unless kept video does, and the ends held back go to it (`end`).
+    mutating func open(_ phase: Phase) -> Opening {
         let wasPushing = pushing
         self.phase = phase
-        guard pushing && !wasPushing else { return false }
+        guard pushing && !wasPushing else { return Opening() }
         awaitingKeyframe = !(keep && kept.videoStartsWithKeyframe)
-        return awaitingKeyframe
+        var opening = Opening(awaitsKeyframe: awaitingKeyframe)
+        for stream in ended where streams.contains(stream) { opening.ended[stream] = kept.takeWithTimes(stream) }
+        return opening
+    }
+
+    /// `stream` ended. While data flows, what was kept of it goes before its end, both from
+    /// its own thread (`kept`: the caller owns the references). While the gate is shut the end
+    /// is held back, with what was kept, until it opens (`open`).
+    mutating func end(_ stream: Int, seqnum: guint32) -> (pushing: Bool, allEnded: Bool, kept: [UnsafeMutablePointer<GstBuffer>]) {
+        ended.insert(stream)
+        let all = ended.isSuperset(of: streams)
+        if all { eosSeqnum = seqnum }
+        return (pushing, all, pushing ? kept.take(stream) : [])
     }
 
     mutating func reset(streams: Set<Int>, keep: Bool, keepDuration: GstClockTime) {

@@ -181,13 +181,15 @@ final class RtmpReconnectSink {
         defer { if let out { gst_object_unref(out) } }
         switch rc_event_type(event) {
         case GST_EVENT_EOS:
-            let (pushing, allEnded) = gate.withLock { gate -> (Bool, Bool) in
-                gate.ended.insert(index)
-                let all = gate.ended.isSuperset(of: gate.streams)
-                if all { gate.eosSeqnum = gst_event_get_seqnum(event) }
-                return (gate.pushing, all)
+            let (pushing, allEnded, kept) = gate.withLock { $0.end(index, seqnum: gst_event_get_seqnum(event)) }
+            if pushing, let out {
+                // A connection accepted after the stream's last buffer: nothing else pushes what was kept.
+                for buffer in kept { _ = gst_pad_push(out, buffer) }
+                _ = gst_pad_push_event(out, event)
+            } else {
+                kept.forEach { gst_buffer_unref($0) }
+                gst_event_unref(event)
             }
-            if pushing, let out { _ = gst_pad_push_event(out, event) } else { gst_event_unref(event) }
             if allEnded { worker?.allStreamsEnded() }
             return true
         case GST_EVENT_SEGMENT:

@@ -68,7 +68,7 @@ import Testing
         GStreamerSetup.ensure()
         var gate = RtmpGate()
         gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
-        let awaited = gate.open(.connecting)
+        let awaited = gate.open(.connecting).awaitsKeyframe
         #expect(awaited, "a new connection awaits a keyframe")
         let sent = Self.frames(5, keyframes: [2]).map { Self.pushed(gate.admit($0, stream: 0)) }
         let dropped = gate.dropped
@@ -76,7 +76,7 @@ import Testing
         #expect(dropped == 2)
         let audio = Self.pushed(gate.admit(Self.frames(1, keyframes: [0], from: 7)[0], stream: 1))
         #expect(audio == [7])
-        let awaitedAgain = gate.open(.connected)
+        let awaitedAgain = gate.open(.connected).awaitsKeyframe
         #expect(!awaitedAgain, "data already flows: acceptance does not restart the keyframe wait")
         let next = Self.pushed(gate.admit(Self.frames(1, keyframes: [], from: 5)[0], stream: 0))
         #expect(next == [5])
@@ -135,11 +135,11 @@ import Testing
         let keptAudio = gate.kept.count(1)
         #expect(keptAudio == 3, "audio older than the oldest kept video (6 s) goes")
         // Still connecting: keep mode holds data until the server accepts the stream.
-        let awaitedConnecting = gate.open(.connecting)
+        let awaitedConnecting = gate.open(.connecting).awaitsKeyframe
         let whileConnecting = Self.pushed(gate.admit(Self.frames(1, keyframes: [], from: 10)[0], stream: 0))
         #expect(!awaitedConnecting)
         #expect(whileConnecting == [])
-        let awaitedConnected = gate.open(.connected)
+        let awaitedConnected = gate.open(.connected).awaitsKeyframe
         #expect(!awaitedConnected, "kept video starts with a keyframe: no new keyframe needed")
         let video = Self.pushed(gate.admit(Self.frames(1, keyframes: [], from: 11)[0], stream: 0))
         let audio = Self.pushed(gate.admit(Self.frames(1, keyframes: [0], from: 9)[0], stream: 1))

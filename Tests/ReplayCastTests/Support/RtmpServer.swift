@@ -43,6 +43,14 @@ final class RtmpServer {
         _ = try? runCommand(Self.script, ["stop", "\(port)"])
     }
 
+    /// Starts it again, on the same port and folder, after `stop`.
+    func start() throws {
+        guard !running else { return }
+        let (status, output) = try runCommand(Self.script, ["start", "\(port)", recordings.path])
+        guard status == 0 else { throw StartFailure(description: "scripts/rtmp-server did not start again on \(port): \(output)") }
+        running = true
+    }
+
     deinit {
         stop()
         try? FileManager.default.removeItem(at: recordings)
