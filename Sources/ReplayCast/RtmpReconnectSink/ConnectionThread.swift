@@ -346,7 +346,8 @@ final class ConnectionThread {
         if let totals {
             let link = srtLink.observe(totals)
             DebugLog.rtmpreconnectsink.log(element, "round trip \(totals.roundTripMilliseconds) ms (\(link.queued / 1_000_000) ms "
-                                           + "over its least), \(totals.packetsLost) of \(totals.packetsSent) packets lost"
+                                           + "over its least), \(totals.packetsLost) of \(totals.packetsSent) packets lost, "
+                                           + "\(totals.packetsRetransmitted) retransmitted"
                                            + (link.losing ? ", losing" : ""))
             decision = adaptation.observe(now: UInt64(now), queued: link.queued, sentBytes: link.deliveredBytes, unsentBytes: 0,
                                           losing: link.losing, limits: link.limits)
@@ -365,7 +366,7 @@ final class ConnectionThread {
         self.adaptation = adaptation
     }
 
-    /// SRT: media held back while the link's queue drains (RtmpGate.draining), keyframes
+    /// SRT: video held back while the link's queue drains (RtmpGate.draining), keyframes
     /// after loss.
     private func recoverPictures(_ link: SrtLinkReading.Observation, now: GstClockTime) {
         switch recovery.observe(link, now: UInt64(now)) {
@@ -375,14 +376,14 @@ final class ConnectionThread {
                 gate.drained = 0
             }
             DebugLog.rtmpreconnectsink.info(element, "the link's queue makes packets late (\(link.queued / 1_000_000) ms): "
-                                            + "holding media back for \(time / 1_000_000) ms while it drains")
+                                            + "holding video back for at least \(time / 1_000_000) ms while it drains")
         case .resume(let time)?:
             let held = gate.withLock { gate in
                 gate.draining = false
                 gate.awaitingKeyframe = true
                 return gate.drained
             }
-            DebugLog.rtmpreconnectsink.info(element, "media goes on after \(held) buffers were held back for \(time / 1_000_000) ms")
+            DebugLog.rtmpreconnectsink.info(element, "video goes on from a keyframe after \(held) frames were held back for \(time / 1_000_000) ms")
             requestKeyframe()
         case .keyframe?:
             DebugLog.rtmpreconnectsink.info(element, "the link keeps up again after losing packets")

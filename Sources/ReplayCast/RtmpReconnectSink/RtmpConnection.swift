@@ -115,15 +115,16 @@ final class RtmpConnection {
         guard transport == .srt else { return nil }
         return ObjectProperties.structure(sink, "stats") { stats in
             guard let stats else { return nil }
-            var sent: gint64 = 0, lost: gint = 0, bytes: guint64 = 0, roundTrip = 0.0, latency: gint = 0
+            var sent: gint64 = 0, lost: gint = 0, retransmitted: gint = 0, bytes: guint64 = 0, roundTrip = 0.0, latency: gint = 0
             _ = gst_structure_get_int64(stats, "packets-sent", &sent)
             _ = gst_structure_get_int(stats, "packets-sent-lost", &lost)
+            _ = gst_structure_get_int(stats, "packets-retransmitted", &retransmitted)
             _ = gst_structure_get_uint64(stats, "bytes-sent", &bytes)
             _ = gst_structure_get_double(stats, "rtt-ms", &roundTrip)
             _ = gst_structure_get_int(stats, "negotiated-latency-ms", &latency)
             return SrtLinkReading.Totals(packetsSent: UInt64(max(0, sent)), packetsLost: UInt64(max(0, lost)),
-                                         bytesSent: UInt64(bytes), roundTripMilliseconds: roundTrip,
-                                         latencyMilliseconds: Int(latency))
+                                         packetsRetransmitted: UInt64(max(0, retransmitted)), bytesSent: UInt64(bytes),
+                                         roundTripMilliseconds: roundTrip, latencyMilliseconds: Int(latency))
         }
     }
 

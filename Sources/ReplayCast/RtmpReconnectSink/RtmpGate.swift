@@ -37,10 +37,10 @@ struct RtmpGate: ~Copyable {
     /// Buffers dropped since the last connection was lost (or since start).
     var dropped: GstClockTime = 0
     /// adaptive-bitrate over SRT: the link's queue makes what enters it now arrive after the
-    /// receiver's latency, which drops it. Held back here instead, nothing is added to the
+    /// receiver's latency, which drops it. Video held back here instead adds nothing to the
     /// queue while it drains, and the next keyframe reaches the receiver in time.
     var draining = false
-    /// Buffers dropped while draining, since the last drain began.
+    /// Video buffers dropped while draining, since the last drain began.
     var drained = 0
 
     var pushing: Bool { phase == .connected || (phase == .connecting && !keep) }
@@ -51,16 +51,22 @@ struct RtmpGate: ~Copyable {
         /// apart, so the common case builds no array per buffer.
         case push(kept: [UnsafeMutablePointer<GstBuffer>], buffer: UnsafeMutablePointer<GstBuffer>)
         case held
+        /// Video held back while an SRT link drains: a GAP event with this PTS and duration
+        /// goes in its place, so the muxer sends audio on without waiting for video. Audio
+        /// keeps the receiver's loss reports and the round trip moving, so the retransmissions
+        /// they ask for happen during the hold rather than after it, in front of the keyframe.
+        case gap(pts: GstClockTime, duration: GstClockTime)
     }
 
     /// Decides what becomes of `buffer` (whose reference it takes): pushed now, after what
     /// was kept for its stream, or kept or dropped.
     mutating func admit(_ buffer: UnsafeMutablePointer<GstBuffer>, stream: Int) -> Admission {
         guard pushing, !ended.contains(stream) else { return hold(buffer, stream: stream) }
-        if draining {
+        if draining && stream == 0 {
+            let gap = Admission.gap(pts: buffer.pointee.pts, duration: buffer.pointee.duration)
             gst_buffer_unref(buffer)
             drained += 1
-            return .held
+            return gap
         }
         if stream == 0 && awaitingKeyframe {
             guard !KeptMedia.isDelta(buffer) else { return hold(buffer, stream: stream) }

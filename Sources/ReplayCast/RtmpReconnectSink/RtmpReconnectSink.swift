@@ -137,7 +137,16 @@ final class RtmpReconnectSink {
                _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
         let index = Int(stream.rawValue)
         if gate.withLock({ $0.live == nil }) { learnLiveness(element, stream) }
-        guard case .push(let kept, let admitted) = gate.withLock({ $0.admit(buffer, stream: index) }) else {
+        let admission = gate.withLock { $0.admit(buffer, stream: index) }
+        if case .gap(let pts, let duration) = admission {
+            DebugLog.rtmpreconnectsink.log(element, "video buffer held back while the link drains: a GAP event in its place")
+            if let out = Self.outpad(element, stream) {
+                _ = gst_pad_push_event(out, gst_event_new_gap(pts, duration))
+                gst_object_unref(out)
+            }
+            return GST_FLOW_OK
+        }
+        guard case .push(let kept, let admitted) = admission else {
             DebugLog.rtmpreconnectsink.log(element, "\(stream.name) buffer held or dropped")
             return GST_FLOW_OK
         }

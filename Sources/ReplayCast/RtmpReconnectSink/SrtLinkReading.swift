@@ -9,8 +9,11 @@ struct SrtLinkReading {
     /// srtsink's `stats`: running totals since the connection was made, and the smoothed
     /// round trip.
     struct Totals: Equatable {
+        /// Retransmissions included.
         var packetsSent: UInt64
         var packetsLost: UInt64
+        /// For the debug log: what the losses cost the link.
+        var packetsRetransmitted: UInt64 = 0
         var bytesSent: UInt64
         var roundTripMilliseconds: Double
         /// The latency both ends agreed on.

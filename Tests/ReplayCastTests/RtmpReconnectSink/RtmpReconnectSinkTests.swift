@@ -82,21 +82,28 @@ import Testing
         #expect(next == [5])
     }
 
-    /// Held back while an SRT link's queue drains: audio and video alike, counted apart from
-    /// what a lost connection drops; video goes on from a keyframe.
-    @Test func heldBackWhileTheLinkDrainsThenVideoFromAKeyframe() {
+    /// Held back while an SRT link's queue drains: video as GAP events with each frame's time,
+    /// counted apart from what a lost connection drops, while audio goes on; video goes on
+    /// from a keyframe.
+    @Test func videoHeldBackWhileTheLinkDrainsThenFromAKeyframe() {
         GStreamerSetup.ensure()
         var gate = RtmpGate()
         gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
         _ = gate.open(.connected)
         let before = Self.pushed(gate.admit(Self.frames(1, keyframes: [0])[0], stream: 0))
         gate.draining = true
-        let video = Self.frames(2, keyframes: [], from: 1).map { Self.pushed(gate.admit($0, stream: 0)) }
+        let frame = GstClockTime(Self.second)
+        let video = Self.frames(2, keyframes: [], from: 1).map { buffer in
+            buffer.pointee.duration = frame / 30
+            guard case .gap(let pts, let duration) = gate.admit(buffer, stream: 0) else { return [GstClockTime]() }
+            return [pts / frame, duration]
+        }
         let audio = Self.pushed(gate.admit(Self.frames(1, keyframes: [0], from: 1)[0], stream: 1))
         let (drained, dropped) = (gate.drained, gate.dropped)
         #expect(before == [0])
-        #expect(video == [[], []] && audio == [])
-        #expect(drained == 3 && dropped == 0, "drained \(drained), dropped \(dropped)")
+        #expect(video == [[1, frame / 30], [2, frame / 30]], "\(video)")
+        #expect(audio == [1])
+        #expect(drained == 2 && dropped == 0, "drained \(drained), dropped \(dropped)")
         gate.draining = false
         gate.awaitingKeyframe = true
         let after = Self.frames(3, keyframes: [4], from: 3).map { Self.pushed(gate.admit($0, stream: 0)) }

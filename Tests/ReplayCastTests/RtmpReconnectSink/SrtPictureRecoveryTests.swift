@@ -23,22 +23,34 @@ struct SrtPictureRecoveryTests {
         return actions
     }
 
-    /// 150 ms of queue at the first loss: held back for 3 × 150 + 100 ms, so at the sixth look
-    /// after; the losses still reported in the round trip after that start no new hold.
-    @Test func lossBehindAQueueHoldsMediaBackThenGoesOnFromAKeyframe() {
+    /// 150 ms of queue at the first loss: held back for at least 3 × 150 + 100 ms, and on while
+    /// losses are still reported (the retransmissions they ask for fill the queue), so until
+    /// the first look without loss after that; the losses still reported in the round trip
+    /// after it start no new hold.
+    @Test func lossBehindAQueueHoldsVideoBackUntilLossesStopThenGoesOnFromAKeyframe() {
         var recovery = SrtPictureRecovery()
         let flooded = Self.link(queued: 150, losing: true)
-        let actions = Self.run(&recovery, from: 1000 * Self.ms, [Self.link(queued: 5, losing: false), flooded]
-                               + Array(repeating: flooded, count: 6) + [Self.link(queued: 200, losing: true), Self.link(queued: 200, losing: true),
-                                                                        Self.link(queued: 20, losing: false)])
-        #expect(actions == [1100: .hold(550 * Self.ms), 1700: .resume(after: 600 * Self.ms)], "\(actions)")
+        let actions = Self.run(&recovery, from: 1000 * Self.ms,
+                               [Self.link(queued: 5, losing: false), flooded] + Array(repeating: flooded, count: 4)
+                               + [Self.link(queued: 200, losing: false), Self.link(queued: 200, losing: true),
+                                  Self.link(queued: 200, losing: false), Self.link(queued: 200, losing: true),
+                                  Self.link(queued: 20, losing: false)])
+        #expect(actions == [1100: .hold(550 * Self.ms), 1800: .resume(after: 700 * Self.ms)], "\(actions)")
         #expect(recovery.holding == nil)
     }
 
-    @Test func newLossAfterTheRoundTripHoldsAgainAndTheLongestHoldIsASecond() {
+    /// Losses reported at every look: the hold ends after a second all the same.
+    @Test func aHoldEndsAfterASecondWhileLossesGoOn() {
         var recovery = SrtPictureRecovery()
         let flooded = Self.link(queued: 100, losing: true)
-        var actions = Self.run(&recovery, from: 0, [flooded] + Array(repeating: flooded, count: 4))
+        let actions = Self.run(&recovery, from: 0, Array(repeating: flooded, count: 12))
+        #expect(actions == [0: .hold(400 * Self.ms), 1000: .resume(after: 1000 * Self.ms)], "\(actions)")
+    }
+
+    @Test func newLossAfterTheRoundTripHoldsAgainForAtMostASecond() {
+        var recovery = SrtPictureRecovery()
+        let flooded = Self.link(queued: 100, losing: true)
+        var actions = Self.run(&recovery, from: 0, Array(repeating: flooded, count: 4) + [Self.link(queued: 100, losing: false)])
         #expect(actions == [0: .hold(400 * Self.ms), 400: .resume(after: 400 * Self.ms)], "\(actions)")
         // Ignored until 400 + 100 + 100 ms; then a queue of 400 ms: 1.3 s capped at 1 s.
         actions = Self.run(&recovery, from: 500 * Self.ms, [Self.link(queued: 400, losing: true), Self.link(queued: 400, losing: true)])
