@@ -167,7 +167,10 @@ final class RtmpConnection {
     /// stop 1 ms into an attempt). So the pipeline stops once the connect has an outcome:
     /// the sink has a connection (its stats count bytes) or has posted its error. A
     /// server that never answers holds the stop for at most the connect timeout plus 1 s.
+    /// srtsink needs no wait: its connect waits in its render, which its unlock interrupts
+    /// (waiting held every stop before a receiver answered for up to 4 s).
     private func awaitConnectOutcome() {
+        guard transport == .rtmp else { return }
         var state = GST_STATE_NULL
         gst_element_get_state(sink, &state, nil, 0)
         guard state.rawValue >= GST_STATE_PAUSED.rawValue else { return }

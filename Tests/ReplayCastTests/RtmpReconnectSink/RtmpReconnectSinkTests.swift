@@ -207,6 +207,28 @@ import Testing
         #expect(connecting == "application/x-srt-statistics")
     }
 
+    /// A stop while srtsink connects to a receiver that does not answer: at once, however far
+    /// into libsrt's 3 s connect timeout, and from PAUSED, where no buffer starts the connect
+    /// (the stop used to wait for the connect's outcome, as rtmp2sink needs: 2.5-4 s).
+    @Test(arguments: [0, 10_000, 200_000, 1_000_000] as [UInt])
+    func aStopWhileAnSrtConnectIsUnderWayIsQuick(afterMicroseconds: UInt) throws {
+        GStreamerSetup.ensure()
+        var parseError: UnsafeMutablePointer<GError>?
+        let pipeline = try #require(gst_parse_launch("videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 "
+                                                     + "! x264enc tune=zerolatency speed-preset=ultrafast ! h264parse "
+                                                     + "! rtmpreconnectsink location=srt://127.0.0.1:9 connect-retries=0", &parseError))
+        defer { gst_object_unref(pipeline) }
+        func stop(from state: GstState) -> Duration {
+            _ = gst_element_set_state(pipeline, state)
+            g_usleep(gulong(afterMicroseconds))
+            let started = ContinuousClock.now
+            _ = gst_element_set_state(pipeline, GST_STATE_NULL)
+            return ContinuousClock.now - started
+        }
+        let fromPlaying = stop(from: GST_STATE_PLAYING), fromPaused = stop(from: GST_STATE_PAUSED)
+        #expect(fromPlaying < .milliseconds(500) && fromPaused < .milliseconds(500), "from PLAYING \(fromPlaying), from PAUSED \(fromPaused)")
+    }
+
     /// Messages, errors and status screens name the location without an SRT passphrase or
     /// the empty fields a pipeline file's unset variables leave.
     @Test(arguments: [
