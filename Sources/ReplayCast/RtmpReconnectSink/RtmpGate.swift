@@ -63,10 +63,11 @@ struct RtmpGate: ~Copyable {
     mutating func admit(_ buffer: UnsafeMutablePointer<GstBuffer>, stream: Int) -> Admission {
         guard pushing, !ended.contains(stream) else { return hold(buffer, stream: stream) }
         if draining && stream == 0 {
-            let gap = Admission.gap(pts: buffer.pointee.pts, duration: buffer.pointee.duration)
+            let (pts, duration) = (buffer.pointee.pts, buffer.pointee.duration)
             gst_buffer_unref(buffer)
             drained += 1
-            return gap
+            // A GAP event needs a time: a frame without one leaves nothing in its place.
+            return pts == GstClockTime.max ? .held : .gap(pts: pts, duration: duration)
         }
         if stream == 0 && awaitingKeyframe {
             guard !KeptMedia.isDelta(buffer) else { return hold(buffer, stream: stream) }
