@@ -77,10 +77,12 @@ public enum PublishTransport: Sendable {
     var answeredField: String { self == .rtmp ? "in-bytes-total" : "bytes-sent-total" }
     var sentField: String { self == .rtmp ? "out-bytes-total" : "bytes-sent-total" }
 
-    /// The longest a connect may take before the sink reports it failed, in seconds:
-    /// rtmp2sink's `timeout`, or libsrt's connect timeout (SRTO_CONNTIMEO, 3 s).
-    func connectTimeout(_ sink: UnsafeMutablePointer<GstElement>) -> UInt64 {
-        self == .rtmp ? UInt64(ObjectProperties.uint(sink, "timeout")) : 3
+    /// Whether a stop waits for a connect under way to have an outcome, and then for at most
+    /// how long it may take, in seconds: rtmp2sink's `timeout`. nil for srtsink, whose connect
+    /// waits in its render, which its unlock interrupts (waiting held every stop before a
+    /// receiver answered for up to 4 s).
+    func stopAwaitsConnect(_ sink: UnsafeMutablePointer<GstElement>) -> UInt64? {
+        self == .rtmp ? UInt64(ObjectProperties.uint(sink, "timeout")) : nil
     }
 
     /// How long to hold the connection open after the end of the stream reached the sink.

@@ -167,14 +167,13 @@ final class RtmpConnection {
     /// stop 1 ms into an attempt). So the pipeline stops once the connect has an outcome:
     /// the sink has a connection (its stats count bytes) or has posted its error. A
     /// server that never answers holds the stop for at most the connect timeout plus 1 s.
-    /// srtsink needs no wait: its connect waits in its render, which its unlock interrupts
-    /// (waiting held every stop before a receiver answered for up to 4 s).
+    /// srtsink needs no wait (`PublishTransport.stopAwaitsConnect`).
     private func awaitConnectOutcome() {
-        guard transport == .rtmp else { return }
+        guard let timeout = transport.stopAwaitsConnect(sink) else { return }
         var state = GST_STATE_NULL
         gst_element_get_state(sink, &state, nil, 0)
         guard state.rawValue >= GST_STATE_PAUSED.rawValue else { return }
-        let bound = GstClockTime(transport.connectTimeout(sink)) + 1
+        let bound = GstClockTime(timeout) + 1
         let deadline = Self.monotonic() + bound * GstClockTime(Timebase.nanosecondsPerSecond)
         while !bus.sinkFailed.load(ordering: .acquiring) && !pollAnswered(now: Self.monotonic()) {
             guard Self.monotonic() < deadline else {
