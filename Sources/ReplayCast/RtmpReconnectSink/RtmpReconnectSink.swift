@@ -12,12 +12,17 @@ final class RtmpReconnectSink {
     private var worker: ConnectionThread?
     /// The current attempt's network sink, for `stats` (read on any thread), and the last
     /// statistics of the attempt before it, taken as it closed; set by the connection thread.
-    private let attemptSink = Locked<(sink: UnsafeMutablePointer<GstElement>?, last: UnsafeMutablePointer<GstStructure>?)>(
-        (nil, nil))
+    /// The closed attempt's sink itself is kept (`retired`) until the next attempt's sink
+    /// exists or the element goes, as srtsink keeps libsrt started while it exists: when
+    /// the last srtsink goes, libsrt ends (srt_cleanup), and that takes 1.0 s in libsrt
+    /// 1.5.7 (Debian sid; 2-8 ms in 1.5.1 and 1.5.4). Released at each close, it held every
+    /// stop, and the connection thread between attempts, for that second.
+    private let attemptSink = Locked<(sink: UnsafeMutablePointer<GstElement>?, last: UnsafeMutablePointer<GstStructure>?,
+                                      retired: UnsafeMutablePointer<GstElement>?)>((nil, nil, nil))
 
     deinit {
         attemptSink.withLock { current in
-            if let sink = current.sink { gst_object_unref(sink) }
+            for sink in [current.sink, current.retired].compactMap({ $0 }) { gst_object_unref(sink) }
             if let last = current.last { gst_structure_free(last) }
         }
     }
@@ -25,18 +30,25 @@ final class RtmpReconnectSink {
     /// A new attempt's sink, or nil when the attempt closes: its statistics so far are kept.
     func attempt(sink: UnsafeMutablePointer<GstElement>?) {
         if let sink { gst_object_ref(sink) }
-        let old = attemptSink.withLock { current in
-            defer { current.sink = sink }
-            return current.sink
+        let (old, retired) = attemptSink.withLock { current in
+            defer {
+                current.sink = sink
+                if sink != nil { current.retired = nil }
+            }
+            return (current.sink, sink != nil ? current.retired : nil)
         }
+        if let retired { gst_object_unref(retired) }
         guard let old else { return }
         let last = ObjectProperties.structure(old, "stats") { $0.flatMap { gst_structure_copy($0) } }
-        gst_object_unref(old)
         let replaced = attemptSink.withLock { current in
-            defer { current.last = last }
-            return current.last
+            defer {
+                current.last = last
+                current.retired = old
+            }
+            return (current.last, current.retired)
         }
-        if let replaced { gst_structure_free(replaced) }
+        if let stale = replaced.0 { gst_structure_free(stale) }
+        if let stale = replaced.1 { gst_object_unref(stale) }
     }
 
     /// The current attempt's sink's statistics (rtmp2sink's or srtsink's `stats`), or between
