@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
+import Foundation
 import Testing
 
 /// Each element in a small non-live pipeline that plays in real time (sinks sync to the
@@ -46,15 +47,20 @@ import Testing
         // message, long before the frames, paced by identity, end; the retry is 10 s away) and
         // a run ends in EOS without a connection. A refusal that comes after the end ends the
         // element without that message, as no retry follows: in a suite that keeps both cores
-        // busy, 0.3 s of frames once ended first (Debian sid), so they last 1 s. The raw
-        // frames are observed through the tee (the encoder's output varies from run to run).
-        Case(element: "rtmpreconnectsink",
+        // busy, 0.3 s of frames once ended first (Debian sid), so they last 1 s.
+        publisher(element: "rtmpreconnectsink", location: "rtmp://127.0.0.1:9/live/matrix"),
+    ]
+
+    /// rtmpreconnectsink fed 1 s of H.264, publishing to `location`, the raw frames observed
+    /// through the tee (the encoder's output varies from run to run).
+    static func publisher(element: String, location: String) -> Case {
+        Case(element: element,
              description: "videotestsrc num-buffers=30 ! video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t "
                 + "! queue ! identity sync=true ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=3 ! h264parse ! rtmp.video "
                 + "t. ! queue ! fakesink sync=true name=out "
-                + "rtmpreconnectsink name=rtmp location=rtmp://127.0.0.1:9/live/matrix retry-delay=10000000000",
-             observed: ["out"], buffers: 30, messages: true),
-    ]
+                + "rtmpreconnectsink name=rtmp location=\(location) retry-delay=10000000000",
+             observed: ["out"], buffers: 30, messages: true)
+    }
 
     /// The first run, which later runs are compared with: `margin` fewer buffers than the
     /// case's are allowed (a live run's count depends on the clock).
@@ -67,8 +73,7 @@ import Testing
         return first.error == nil ? first : nil
     }
 
-    @Test(arguments: cases)
-    func everyStateSequenceThenARunGivesTheFirstRunsOutput(_ c: Case) throws {
+    static func everyStateSequence(_ c: Case) throws {
         let matrix = try StateMatrix(c.description, observed: c.observed)
         guard let first = Self.baseline(matrix, c) else { return }
         for sequence in StateMatrix.sequences {
@@ -78,12 +83,39 @@ import Testing
         print("\(c.element): \(StateMatrix.sequences.count) state sequences, each run as the first: \(first)")
     }
 
-    @Test(arguments: cases)
-    func aHundredFastCyclesThenARunGivesTheFirstRunsOutput(_ c: Case) throws {
+    /// `settle`: seconds to wait between the cycles and the run.
+    static func aHundredFastCycles(_ c: Case, settle: Double = 0) throws {
         let matrix = try StateMatrix(c.description, observed: c.observed)
         guard let first = Self.baseline(matrix, c) else { return }
         matrix.cycle(100)
+        Thread.sleep(forTimeInterval: settle)
         let outcome = matrix.run()
         #expect(outcome == first, "\(c.element) after 100 NULL ↔ PLAYING cycles: \(outcome), first run: \(first)")
+    }
+
+    @Test(arguments: cases)
+    func everyStateSequenceThenARunGivesTheFirstRunsOutput(_ c: Case) throws {
+        try Self.everyStateSequence(c)
+    }
+
+    @Test(arguments: cases)
+    func aHundredFastCyclesThenARunGivesTheFirstRunsOutput(_ c: Case) throws {
+        try Self.aHundredFastCycles(c)
+    }
+
+    /// Over SRT, to a real receiver (scripts/srt-receiver), which listens again as each
+    /// caller goes: every run connects (one rtmp-connected message) and ends once the
+    /// receiver has played out what it holds. A cycle's stop comes in the middle of its
+    /// connect. The receiver takes one caller at a time, and the last cycle's may be one it
+    /// accepted whose caller never learnt it was connected, so sent it no goodbye: the
+    /// receiver answers no one until libsrt's peer idle timeout (5 s) ends that connection.
+    /// Run at once, the next attempt waited out libsrt's 3 s connect timeout in 3 runs of 7,
+    /// ending after the stream did (no message); so the run comes 6 s after the cycles.
+    @Test func overSrtEveryStateSequenceAndAHundredFastCyclesThenARunGivesTheFirstRunsOutput() throws {
+        let receiver = try SrtReceiver()
+        defer { receiver.stop() }
+        let c = Self.publisher(element: "rtmpreconnectsink over SRT", location: receiver.url)
+        try Self.everyStateSequence(c)
+        try Self.aHundredFastCycles(c, settle: 6)
     }
 }
