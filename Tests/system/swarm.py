@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""replaycast swarm against a real nginx-rtmp with its statistics page: 8 broadcasters, 14 s,
-seed 5, the server stopped at 8.5 s and started again (with --large: 20 broadcasters, 30 s,
-the server stopped at 5 s, before the plan's pauses). The page must list every publisher
+"""replaycast swarm against a real nginx-rtmp with its statistics page: 20 broadcasters, 30 s,
+seed 5, the server stopped at 5 s, before the plan's pauses, and started again. The page must list every publisher
 while they run; every broadcaster must reconnect, the report giving its downtime; each
 recording (before and after the restart) must probe as H.264 240x520 + AAC 48 kHz stereo
 and decode, the second start with a keyframe, the two hold the report's frames and bytes
@@ -16,7 +15,7 @@ frame and 5 %), each recording holding its report's bytes.
 A swarm whose server is not there must exit 1 with every broadcaster failed, naming the
 URL. Bad arguments are refused before anything runs.
 With --srt, 3 broadcasters over SRT, each to its own receiver (scripts/srt-receiver).
-    Tests/system/swarm.py CLI SCRATCH [--srt] [--large]"""
+    Tests/system/swarm.py CLI SCRATCH [--srt]"""
 import json
 import os
 import re
@@ -32,11 +31,8 @@ from checks import check, failures
 
 cli, scratch = sys.argv[1], sys.argv[2]
 SEED, GOP, FPS = 5, 30, 15
-# The plan's pauses fall in 30-55 % of the run; the restart comes before or after them.
-if "--large" in sys.argv[3:]:
-    COUNT, SECONDS, RESTART_AT = 20, 30, 5
-else:
-    COUNT, SECONDS, RESTART_AT = 8, 14, 8.5
+# The plan's pauses fall in 30-55 % of the run; the restart comes before them.
+COUNT, SECONDS, RESTART_AT = 20, 30, 5
 STAT_AT = 3
 
 

@@ -40,15 +40,15 @@ final class RtmpReconnectSink {
         if let retired { gst_object_unref(retired) }
         guard let old else { return }
         let last = ObjectProperties.structure(old, "stats") { $0.flatMap { gst_structure_copy($0) } }
-        let replaced = attemptSink.withLock { current in
+        let (staleStats, staleSink) = attemptSink.withLock { current in
             defer {
                 current.last = last
                 current.retired = old
             }
             return (current.last, current.retired)
         }
-        if let stale = replaced.0 { gst_structure_free(stale) }
-        if let stale = replaced.1 { gst_object_unref(stale) }
+        if let staleStats { gst_structure_free(staleStats) }
+        if let staleSink { gst_object_unref(staleSink) }
     }
 
     /// The current attempt's sink's statistics (rtmp2sink's or srtsink's `stats`), or between
