@@ -89,6 +89,7 @@ extension ReplayCastCommand {
             var line = String(format: "%@: %d %@, latency median %.1f ms, p95 %.1f ms, max %.1f ms", findings.output,
                               latencies.count, unit, latencies.median * 1000, latencies.p95 * 1000, latencies.maximum * 1000)
             if let gap = findings.longestGap { line += String(format: ", longest gap %.1f ms", gap * 1000) }
+            if let gap = findings.longestPictureGap { line += String(format: " (%.1f ms without any picture)", gap * 1000) }
             if findings.unreadable > 0 { line += ", \(findings.unreadable) unreadable" }
             if skip > 0 { line += String(format: " (the first %g s left out)", skip) }
             print(line)

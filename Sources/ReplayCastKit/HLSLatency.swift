@@ -54,7 +54,7 @@ struct HLSLatency {
         }
         return LatencyCheck.Findings(output: playlist, kind: .hls, latencies: LatencySummary(latencies),
                                      read: latencies.count, unreadable: unreadable, broadcastTime: broadcastTime,
-                                     longestGap: nil)
+                                     longestGap: nil, longestPictureGap: nil)
     }
 
     private struct SegmentTiming {

@@ -54,9 +54,14 @@ public enum LatencyCheck {
         public var broadcastTime: Int
         /// Streams: the longest stretch of capture time without a frame read, in seconds (a
         /// frame's duration when none was lost): the pictures a viewer missed, whether the
-        /// sender dropped them, the network lost them or the receiver could not decode them.
-        /// Nil for HLS, and for fewer than two frames.
+        /// sender dropped them, the network lost them, the receiver could not decode them or
+        /// their strips were damaged. Nil for HLS, and for fewer than two frames.
         public var longestGap: Double?
+        /// Streams: the longest step in stream time between two pictures decoded one after the
+        /// other, in seconds, whether or not their strips could be read: the pictures a viewer
+        /// did not get at all. Pictures damaged by data lost on the way are decoded but often
+        /// unreadable, so `longestGap` can be longer. Nil for HLS, and for fewer than two pictures.
+        public var longestPictureGap: Double?
     }
 
     /// The largest step between capture times (UTC nanoseconds) in their order, in seconds.

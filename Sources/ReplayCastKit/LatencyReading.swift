@@ -10,16 +10,22 @@ import Synchronization
 /// frames reach the reader as soon as they are decoded (no sink waits on a clock), so a
 /// latency is capture to decoded picture: what a player adds on top is its own buffering.
 final class LatencyReading: Sendable {
-    /// A frame read: the real-time clock less its capture time, in seconds, and that capture
-    /// time (UTC nanoseconds).
+    /// A picture decoded. Its strip read: the real-time clock less its capture time, in
+    /// seconds, and that capture time (UTC nanoseconds); nil when the strip could not be read
+    /// (a picture damaged by data lost on the way) or carries broadcast time.
     struct Frame: Sendable {
-        var latency: Double
-        var capture: UInt64
+        var latency: Double?
+        var capture: UInt64?
+        /// Stream time since the picture decoded before it in this reading, in nanoseconds;
+        /// nil for the first and for pictures without a time.
+        var sincePrevious: UInt64?
     }
 
     struct Counts: Sendable {
-        /// The frames read since the last `take()`.
+        /// The pictures decoded since the last `take()`.
         var frames: [Frame] = []
+        /// The last picture's stream time.
+        var lastPicture: UInt64?
         /// Every latency read.
         var all: [Double] = []
         /// The stamp in the first readable strip.
@@ -91,8 +97,14 @@ final class LatencyReading: Sendable {
         }
     }
 
-    fileprivate func add(_ reading: BarcodeReader.Reading?, at now: UInt64) {
+    fileprivate func add(_ reading: BarcodeReader.Reading?, at now: UInt64, time: GstClockTime) {
         counts.withLock { counts in
+            var frame = Frame()
+            if time != GstClockTime.max {
+                if let last = counts.lastPicture, UInt64(time) > last { frame.sincePrevious = UInt64(time) - last }
+                counts.lastPicture = UInt64(time)
+            }
+            defer { counts.frames.append(frame) }
             guard let reading else {
                 counts.unreadable += 1
                 return
@@ -103,7 +115,7 @@ final class LatencyReading: Sendable {
                 return
             }
             let latency = (Double(now) - Double(reading.timestamp)) / 1e9
-            counts.frames.append(Frame(latency: latency, capture: reading.timestamp))
+            (frame.latency, frame.capture) = (latency, reading.timestamp)
             counts.all.append(latency)
         }
     }
@@ -144,5 +156,6 @@ private func onFrame(_ identity: UnsafeMutablePointer<GstElement>?, _ buffer: Un
                      _ context: gpointer?) {
     guard let identity, let buffer, let context else { return }
     let now = UTCTime.now()
-    Unmanaged<LatencyReading>.fromOpaque(context).takeUnretainedValue().add(stripReading(buffer, at: identity), at: now)
+    Unmanaged<LatencyReading>.fromOpaque(context).takeUnretainedValue().add(stripReading(buffer, at: identity), at: now,
+                                                                          time: buffer.pointee.pts)
 }

@@ -33,7 +33,7 @@ struct StreamLatency {
             try? await Task.sleep(until: min(start + .seconds(index), end))
             let second = attempt?.reading.take() ?? []
             keep(second, secondAt: .seconds(index - 1))
-            events(.second(output: output, index: index, latencies: LatencySummary(second.map(\.latency))))
+            events(.second(output: output, index: index, latencies: LatencySummary(second.compactMap(\.latency))))
             if let running = attempt, !running.broadcast.isRunning {
                 let ending = await running.broadcast.waitUntilEnded()
                 keep(running.reading.take(), secondAt: .seconds(index))
@@ -56,10 +56,12 @@ struct StreamLatency {
         if totals.all.isEmpty, let lastFailure {
             throw LatencyCheck.Failure(description: "\(output): \(lastFailure)")
         }
-        return LatencyCheck.Findings(output: output, kind: .stream, latencies: LatencySummary(kept.map(\.latency)),
-                                     read: kept.count, unreadable: totals.unreadable,
+        let latencies = kept.compactMap(\.latency)
+        return LatencyCheck.Findings(output: output, kind: .stream, latencies: LatencySummary(latencies),
+                                     read: latencies.count, unreadable: totals.unreadable,
                                      broadcastTime: totals.broadcastTime,
-                                     longestGap: LatencyCheck.longestGap(between: kept.map(\.capture)))
+                                     longestGap: LatencyCheck.longestGap(between: kept.compactMap(\.capture)),
+                                     longestPictureGap: kept.compactMap(\.sincePrevious).max().map { Double($0) / 1e9 })
     }
 
     private func open() throws(LatencyCheck.Failure) -> Attempt {

@@ -10,7 +10,8 @@ rtmpreconnectsink's messages with their time on the uplink's schedule (from this
 start, which the uplink makes as its schedule starts; the SRT broadcast starts a second
 later), any error, the latency at
 the player second by second (the middle of each second, median and largest in ms), the
-frames it decoded each second and the longest gap in capture time between them (seconds).
+frames it decoded each second, the longest gap in capture time between those whose strips
+were read and the longest stretch of stream time without any picture (seconds).
     adaptive_bitrate_run.py CLI DIR rtmp|srt true|false SECONDS [--latency]"""
 import time
 
@@ -82,10 +83,11 @@ try:
                for second, median, largest in re.findall(r"^ *(\d+) s .*median ([\d.]+) ms, max ([\d.]+) ms", report, re.M)]
     decoded = [[int(second) - 0.5, int(count or 0)]
                for second, count in re.findall(r"^ *(\d+) s .*?: (?:(\d+) frames|no frame)", report, re.M)]
-    gap = re.search(r"latency median .*, longest gap ([\d.]+) ms", report)
+    gap = re.search(r"latency median .*, longest gap ([\d.]+) ms \(([\d.]+) ms without any picture\)", report)
 finally:
     if kind == "rtmp":
         subprocess.run(["scripts/rtmp-server", "stop", "1935"], env=environment, stdout=subprocess.DEVNULL)
 print(json.dumps({"messages": messages, "error": error, "ended": ended, "latency": latency, "decoded": decoded,
                   "gap": float(gap.group(1)) / 1000 if measure_latency and gap else None,
+                  "picture_gap": float(gap.group(2)) / 1000 if measure_latency and gap else None,
                   "player": report.strip().splitlines()[-3:] if measure_latency else []}))

@@ -17,6 +17,8 @@ import Testing
     /// for 600 ms (schedule), the broadcast captures nothing: that is the longest gap between
     /// the frames read, 600 ms and up to two frames' 33 ms (the frames either side fall on
     /// 33 ms slots); without the pause, a frame's 33 ms (a frame lost on the loopback allowed).
+    /// Nothing damaged on the loopback: the longest stretch without any picture, in stream
+    /// time, is within the same bounds.
     @Test(arguments: [false, true])
     func aStreamsFramesAreTimedAsTheyArrive(paused: Bool) async throws {
         let port = 20000 + Int(getpid() % 5000) + (paused ? 5000 : 0)
@@ -40,6 +42,8 @@ import Testing
         let gap = try #require(result.longestGap)
         let expected = paused ? 0.595...0.672 : 0.030...0.07
         #expect(expected.contains(gap), "longest gap \(gap) s, \(expected) s expected")
+        let pictureGap = try #require(result.longestPictureGap)
+        #expect(expected.contains(pictureGap), "longest without any picture \(pictureGap) s, \(expected) s expected")
     }
 
     /// 1 s segments of 1 s GOPs: a segment is listed once the GOP after it is complete, so its
@@ -73,7 +77,7 @@ import Testing
         let started = ContinuousClock.now
         let result = try await LatencyCheck.measure("srt://127.0.0.1:\(port)?mode=listener", for: .milliseconds(1500)) { _ in }
         let took = ContinuousClock.now - started
-        #expect(result.latencies == nil && result.read == 0 && result.longestGap == nil)
+        #expect(result.latencies == nil && result.read == 0 && result.longestGap == nil && result.longestPictureGap == nil)
         #expect(took >= .milliseconds(1500) && took < .seconds(4), "took \(took)")
     }
 
