@@ -80,6 +80,6 @@ struct SRTSink {
 
     /// Its connection's statistics now.
     var output: SRTOutput {
-        ObjectProperties.structure(sink, "stats") { SRTOutput(element: element, uri: uri, stats: $0) }
+        SinkStatistics.read(sink) { SRTOutput(element: element, uri: uri, stats: $0) }
     }
 }

@@ -92,7 +92,7 @@ public enum PublishTransport: Sendable {
     func linger(_ sink: UnsafeMutablePointer<GstElement>) -> GstClockTime {
         guard self == .srt else { return 0 }
         var latency: gint = 0
-        ObjectProperties.structure(sink, "stats") { stats in
+        SinkStatistics.read(sink) { stats in
             if let stats { _ = gst_structure_get_int(stats, "negotiated-latency-ms", &latency) }
         }
         if latency <= 0 { latency = ObjectProperties.int(sink, "latency") }

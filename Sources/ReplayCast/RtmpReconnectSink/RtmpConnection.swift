@@ -113,7 +113,7 @@ final class RtmpConnection {
     /// srtsink's running totals for adaptive-bitrate; nil over RTMP.
     func srtTotals() -> SrtLinkReading.Totals? {
         guard transport == .srt else { return nil }
-        return ObjectProperties.structure(sink, "stats") { stats in
+        return SinkStatistics.read(sink) { stats in
             guard let stats else { return nil }
             var sent: gint64 = 0, lost: gint = 0, retransmitted: gint = 0, bytes: guint64 = 0, roundTrip = 0.0, latency: gint = 0
             _ = gst_structure_get_int64(stats, "packets-sent", &sent)
@@ -130,7 +130,7 @@ final class RtmpConnection {
 
     private func statsCount(_ field: String) -> guint64 {
         var count: guint64 = 0
-        ObjectProperties.structure(sink, "stats") { stats in
+        SinkStatistics.read(sink) { stats in
             if let stats { _ = gst_structure_get_uint64(stats, field, &count) }
         }
         return count

@@ -39,28 +39,31 @@ final class RtmpReconnectSink {
         }
         if let retired { gst_object_unref(retired) }
         guard let old else { return }
-        let last = ObjectProperties.structure(old, "stats") { $0.flatMap { gst_structure_copy($0) } }
+        // An attempt that never connected has no statistics: the last connection's stay.
+        let last = SinkStatistics.read(old) { $0.flatMap { gst_structure_copy($0) } }
         let (staleStats, staleSink) = attemptSink.withLock { current in
             defer {
-                current.last = last
+                if last != nil { current.last = last }
                 current.retired = old
             }
-            return (current.last, current.retired)
+            return (last != nil ? current.last : nil, current.retired)
         }
         if let staleStats { gst_structure_free(staleStats) }
         if let staleSink { gst_object_unref(staleSink) }
     }
 
     /// The current attempt's sink's statistics (rtmp2sink's or srtsink's `stats`), or between
-    /// attempts the last one's, a copy; nil before the first.
+    /// attempts and while an SRT attempt connects the last connection's, a copy; nil before
+    /// the first.
     func stats() -> UnsafeMutablePointer<GstStructure>? {
         let (sink, last) = attemptSink.withLock { current in
             (current.sink.map { gst_object_ref($0); return $0 }, current.last.flatMap { gst_structure_copy($0) })
         }
         guard let sink else { return last }
-        if let last { gst_structure_free(last) }
         defer { gst_object_unref(sink) }
-        return ObjectProperties.structure(sink, "stats") { $0.map { gst_structure_copy($0) } }
+        guard let now = SinkStatistics.read(sink, { $0.map { gst_structure_copy($0) } }) else { return last }
+        if let last { gst_structure_free(last) }
+        return now
     }
 
     static func of(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> RtmpReconnectSink {

@@ -57,8 +57,8 @@ extension RtmpReconnectSink {
               "Connections made again after one was lost, since the element started", 0...UInt32.max, default: 0,
               .status),
         .structure("stats", "Statistics",
-                   "The current connection's statistics, as its rtmp2sink or srtsink gives them (between attempts the "
-                   + "last one's; null before the first)",
+                   "The current connection's statistics, as its rtmp2sink or srtsink gives them (between attempts, and "
+                   + "while an SRT attempt connects, the last connection's; null before the first)",
                    get: { RtmpReconnectSink.of($0.assumingMemoryBound(to: RcRtmpReconnectSink.self)).stats() }),
     ])
 
