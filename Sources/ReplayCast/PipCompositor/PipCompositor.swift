@@ -71,6 +71,10 @@ final class PipCompositor {
 
     private var background: (key: BackgroundKey, colour: PlaneColor?)?
 
+    /// Since start: an output frame was made; its frames' times follow the main input's
+    /// (`MainTiming`).
+    private var madeFrame = false
+    private var mainTimed = false
     private var warnedShortMain = false
     private var warnedOversized = false
 
@@ -212,6 +216,7 @@ final class PipCompositor {
             releaseSnapshot()
         }
         let plan = self.plan
+        madeFrame = true
         DebugLog.pipcompositor.log(element, "frame at \(outbuf.pointee.pts) ns: \(plan), main picture "
                                    + (hasMain ? "\(targets[0].width)x\(targets[0].height) at (\(targets[0].x), \(targets[0].y))" : "none")
                                    + ", \(Swift.max(count - 1, 0)) PiP pads")
@@ -443,9 +448,23 @@ final class PipCompositor {
     /// while not PLAYING makes nothing (`LivePause`).
     func aggregate(_ element: UnsafeMutablePointer<RcPipCompositor>, timeout: Bool) -> GstFlowReturn {
         if timeout, let paused = LivePause.timeoutOutcome(element, debug: .pipcompositor) { return paused }
+        if !mainTimed { timeToMain(element) }
         let flow = rc_pipcompositor_parent_aggregate(element, timeout ? 1 : 0)
         guard flow == GST_FLOW_EOS, timeout, endedBeforeAnyInput(element), skipFrame(element) else { return flow }
         return rc_aggregator_flow_need_data()
+    }
+
+    private func timeToMain(_ element: UnsafeMutablePointer<RcPipCompositor>) {
+        switch MainTiming.align(element, framesMade: madeFrame) {
+        case .waiting:
+            return
+        case .settled:
+            break
+        case .moved(let start, let restarted):
+            DebugLog.pipcompositor.debug(element, "live: the output's frames step from the main input's at \(start) ns"
+                                         + (restarted ? " (frames made before it came counted anew)" : ""))
+        }
+        mainTimed = true
     }
 
     /// GstVideoAggregator (1.22) leaves inactive pads (ignore-inactive-pads, live) out when it
@@ -533,6 +552,8 @@ final class PipCompositor {
     }
 
     private func reset() {
+        madeFrame = false
+        mainTimed = false
         warnedShortMain = false
         warnedOversized = false
         releaseSnapshot()

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import CGStreamer
+import CReplayCast
+import MediaKernels
+
+/// Where a live pipcompositor's output frames fall in time: on the main picture's frames.
+///
+/// GstVideoAggregator starts its output at running time 0 (start-time-selection=zero) and
+/// steps one frame at a time from there, while a live main input's frames start wherever its
+/// source started. Each output frame then shows the main frame that began up to a frame
+/// earlier, stamped with the later time: that much is added to the latency of every picture,
+/// and to its distance from its audio, a different amount in every run (docs/latency.md).
+/// Stepped from the main input's first frame instead, each output frame carries its main
+/// picture's own time.
+enum MainTiming {
+    enum Outcome {
+        /// The main input has no buffer yet: ask again at the next output frame.
+        case waiting
+        /// Nothing to change: not live, another start-time-selection, no frame rate, or the
+        /// output already on the main's frames.
+        case settled
+        /// The output's next frame starts here (running time), and its frames step from it.
+        /// `restarted`: frames were made before (the PiPs', while the main had none yet),
+        /// so the base class counts its frames again from here.
+        case moved(to: GstClockTime, restarted: Bool)
+    }
+
+    /// Aggregator thread, before the base class's aggregate. `framesMade`: output frames
+    /// were made since start.
+    static func align(_ element: UnsafeMutablePointer<RcPipCompositor>, framesMade: Bool) -> Outcome {
+        guard gst_aggregator_get_latency(rc_aggregator(element)) != GstClockTime.none,
+              AggregatorOutput.startTime(element).selection == GST_AGGREGATOR_START_TIME_SELECTION_ZERO
+        else { return .settled }
+        guard let main = firstMainFrame(element) else { return .waiting }
+        let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
+        guard rate.n > 0, rate.d > 0 else { return .settled }
+        let output = AggregatorOutput.segment(element)
+        rc_object_lock(element)
+        var segment = output.pointee
+        rc_object_unlock(element)
+        guard segment.rate > 0 else { return .settled }
+        let next = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, AggregatorOutput.nextFrameStart(segment))
+        var start = main
+        if framesMade, next != GstClockTime.none, next > main {
+            // Time never goes back: the first of the main's frame times at or after the next
+            // output frame's.
+            let scale = (numerator: UInt64(rate.d) * Timebase.nanosecondsPerSecond, denominator: UInt64(rate.n))
+            let frames = Timebase.scale(UInt64(next - main), scale.denominator, scale.numerator, .up)
+            start = main + GstClockTime(Timebase.scale(frames, scale.numerator, scale.denominator))
+        }
+        guard start != next else { return .settled }
+        let position = gst_segment_position_from_running_time(&segment, GST_FORMAT_TIME, start)
+        guard position != GstClockTime.none else { return .settled }
+        if framesMade { rc_pipcompositor_restart_frames(element) }
+        AggregatorOutput.setPosition(element, position)
+        return .moved(to: start, restarted: framesMade)
+    }
+
+    /// The running time at which the main input's queued buffer starts; nil without one.
+    private static func firstMainFrame(_ element: UnsafeMutablePointer<RcPipCompositor>) -> GstClockTime? {
+        rc_object_lock(element)
+        let first = rc_element(element).pointee.sinkpads.map { gst_object_ref($0.pointee.data) }
+        rc_object_unlock(element)
+        guard let first else { return nil }
+        defer { gst_object_unref(first) }
+        let pad = rc_aggregator_pad(first)!
+        guard let buffer = gst_aggregator_pad_peek_buffer(pad) else { return nil }
+        defer { gst_buffer_unref(buffer) }
+        let pts = buffer.pointee.pts
+        guard pts != GstClockTime.none else { return nil }
+        rc_object_lock(pad)
+        var segment = pad.pointee.segment
+        rc_object_unlock(pad)
+        guard segment.format == GST_FORMAT_TIME else { return nil }
+        let running = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, Swift.max(pts, segment.start))
+        return running == GstClockTime.none ? nil : running
+    }
+}

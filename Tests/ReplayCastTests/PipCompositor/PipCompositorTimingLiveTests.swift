@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import CGStreamer
+import CReplayCast
+import Foundation
+import MediaKernels
+@testable import ReplayCast
+import Testing
+
+/// Live, the output's frames carry the main picture's own times, whatever the phase of the
+/// main source against running time 0 (GstVideoAggregator steps from 0), and whichever
+/// input comes first. Main: 60 fps live white, from wherever its live source starts (a few
+/// ms into running time); PiP: 60 fps live black, 32x24 at the top left.
+@Suite struct PipCompositorTimingLiveTests {
+    static let white = RGBColor.white.yuv(in: .bt709Limited).y
+
+    struct Outcome {
+        var run: PipelineRun
+        var main: [UInt64]
+        var output: [GrabbedFrame]
+    }
+
+    /// `held`: the main's buffers are dropped for that long after PLAYING (its caps pass),
+    /// so the PiP's come first.
+    static func run(mainHeldFor held: Double?, extra: String = "") throws -> Outcome {
+        let valve = held == nil ? "" : "! valve name=hold drop=true drop-mode=forward-sticky-events "
+        let description = "videotestsrc is-live=true pattern=white num-buffers=45 "
+            + "! \(videoCaps(.nv12, 160, 120, fps: "60/1")) \(valve)! identity name=main "
+            + "! pipcompositor name=pip \(extra) ! fakesink name=out "
+            + "videotestsrc is-live=true pattern=black ! \(videoCaps(.nv12, 32, 24, fps: "60/1")) ! pip."
+        let main = FrameGrabber(), output = FrameGrabber()
+        let run = try PipelineRun.run(description, timeout: 10, prepare: { pipeline in
+            main.attach(to: pipeline, element: "main", pad: "src")
+            output.attach(to: pipeline, element: "out")
+        }, whilePlaying: { pipeline in
+            guard let held else { return }
+            Thread.sleep(forTimeInterval: held)
+            let valve = gst_bin_get_by_name(rc_bin(pipeline), "hold")!
+            gst_util_set_object_arg(rc_gobject(valve), "drop", "false")
+            gst_object_unref(valve)
+        })
+        return Outcome(run: run, main: main.frames.map(\.pts), output: output.frames)
+    }
+
+    static func showsMain(_ frame: GrabbedFrame) -> Bool { frame.sample(0, 80, 60) == white }
+
+    /// Within 1 µs of a 1/60 s step from `first`: a step counted on from a later frame than
+    /// the first may round the other way (nanoseconds of 1/60 s). A frame made while the
+    /// main was late, showing its last frame again, is on the main's steps too.
+    static func onSteps(_ frame: GrabbedFrame, from first: UInt64?) -> Bool {
+        guard let first, frame.pts >= first else { return false }
+        let step = first + Timebase.nanoseconds(Timebase.count(inNanoseconds: frame.pts - first, atRate: 60, .nearest), atRate: 60)
+        return (step > frame.pts ? step - frame.pts : frame.pts - step) <= 1000
+    }
+
+    /// Off the base class's steps: the main's first frame is not within 1 µs of a multiple
+    /// of 1/60 s, so the output's frames could not fall on the main's by chance.
+    static func offTheSteps(_ first: UInt64?) -> Bool {
+        guard let first else { return false }
+        let phase = first % 16_666_667
+        return phase > 1000 && phase < 16_666_667 - 1000
+    }
+
+    @Test func outputFramesTakeTheMainPicturesTimes() throws {
+        let outcome = try Self.run(mainHeldFor: nil)
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS && !outcome.run.timedOut)
+        #expect(Self.offTheSteps(outcome.main.first), "main's first frame at \(outcome.main.first ?? 0) ns")
+        let withMain = outcome.output.filter(Self.showsMain)
+        let onMainTimes = withMain.filter { Self.onSteps($0, from: outcome.main.first) }
+        #expect(outcome.main.count == 45 && withMain.count >= 44, "\(outcome.main.count) main frames, \(withMain.count) shown")
+        let starts = "main from \(outcome.main.first ?? 0) ns, output from \(outcome.output.first?.pts ?? 0) ns"
+        #expect(onMainTimes.count == withMain.count, "\(onMainTimes.count) of \(withMain.count) output frames on the main's steps; \(starts)")
+        print("main first at \(outcome.main.first ?? 0) ns: \(onMainTimes.count) of \(withMain.count) output frames on the main's steps")
+    }
+
+    /// The PiP's frames come 0.25 s before the main's: the output starts with PiP-only
+    /// frames stepped from 0, then steps from the main's frames once they come, never back.
+    /// The main's first buffer can reach the base class between pipcompositor's look at the
+    /// main input and the base class's (two threads): that one frame is still on the old
+    /// steps, the next ones are on the main's.
+    @Test func afterPiPOnlyFramesTheOutputTakesTheMainsTimes() throws {
+        let outcome = try Self.run(mainHeldFor: 0.25)
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS && !outcome.run.timedOut)
+        let times = outcome.output.map(\.pts)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "output times only go forward: \(times)")
+        let firstMain = outcome.output.firstIndex(where: Self.showsMain) ?? outcome.output.count
+        #expect(firstMain >= 5, "\(firstMain) PiP-only frames before the main's first")
+        let withMain = outcome.output[firstMain...].filter(Self.showsMain)
+        let offTimes = withMain.indices.filter { !Self.onSteps(withMain[$0], from: outcome.main.first) }
+        #expect(withMain.count >= 20 && (offTimes.isEmpty || offTimes == [withMain.startIndex]),
+                "frames with the main off its steps: \(offTimes.map { $0 - withMain.startIndex }) of \(withMain.count)")
+        print("\(firstMain) PiP-only frames, then \(withMain.count - offTimes.count) of \(withMain.count) on the main's steps")
+    }
+
+    /// start-time-selection=first: the application chose how the output starts. The output
+    /// steps on from the first buffer of either input (the PiP's, the main being held), as
+    /// GstAggregator has it, and is not moved to the main's frames when they come.
+    @Test func anotherStartTimeSelectionIsLeftAlone() throws {
+        let outcome = try Self.run(mainHeldFor: 0.1, extra: "start-time-selection=first")
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS)
+        let withMain = outcome.output.filter(Self.showsMain)
+        #expect(withMain.count >= 20)
+        let offSteps = outcome.output.filter { !Self.onSteps($0, from: outcome.output.first?.pts) }
+        #expect(offSteps.isEmpty, "\(offSteps.count) of \(outcome.output.count) frames off the 60 fps steps from \(outcome.output.first?.pts ?? 0) ns")
+    }
+}
