@@ -16,8 +16,8 @@ enum MainTiming {
     enum Outcome {
         /// The main input has no buffer yet: ask again at the next output frame.
         case waiting
-        /// Nothing to change: not live, another start-time-selection, no frame rate, or the
-        /// output already on the main's frames.
+        /// Nothing to change: not live, another start-time-selection, frames made at a
+        /// variable rate, or the output already on the main's frames.
         case settled
         /// The output's next frame starts here (running time), and its frames step from it.
         /// `restarted`: frames were made before (the PiPs', while the main had none yet),
@@ -32,8 +32,6 @@ enum MainTiming {
               AggregatorOutput.startTime(element).selection == GST_AGGREGATOR_START_TIME_SELECTION_ZERO
         else { return .settled }
         guard let main = firstMainFrame(element) else { return .waiting }
-        let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
-        guard rate.n > 0, rate.d > 0 else { return .settled }
         let output = AggregatorOutput.segment(element)
         rc_object_lock(element)
         var segment = output.pointee
@@ -43,7 +41,9 @@ enum MainTiming {
         var start = main
         if framesMade, next != GstClockTime.none, next > main {
             // Time never goes back: the first of the main's frame times at or after the next
-            // output frame's.
+            // output frame's. Without a frame rate there are no steps to keep to.
+            let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
+            guard rate.n > 0, rate.d > 0 else { return .settled }
             let scale = (numerator: UInt64(rate.d) * Timebase.nanosecondsPerSecond, denominator: UInt64(rate.n))
             let frames = Timebase.scale(UInt64(next - main), scale.denominator, scale.numerator, .up)
             start = main + GstClockTime(Timebase.scale(frames, scale.numerator, scale.denominator))
