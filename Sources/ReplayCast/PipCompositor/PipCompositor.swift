@@ -71,9 +71,9 @@ final class PipCompositor {
 
     private var background: (key: BackgroundKey, colour: PlaneColor?)?
 
-    /// Since start: an output frame was made; its frames' times follow the main input's
-    /// (`MainTiming`).
+    /// An output frame was made since start.
     private var madeFrame = false
+    /// The output's frame times were settled against the main input's (`MainTiming`).
     private var mainTimed = false
     private var warnedShortMain = false
     private var warnedOversized = false

@@ -43,21 +43,20 @@ import Testing
 
     static func showsMain(_ frame: GrabbedFrame) -> Bool { frame.sample(0, 80, 60) == white }
 
-    /// Within 1 µs of a 1/60 s step from `first`: a step counted on from a later frame than
-    /// the first may round the other way (nanoseconds of 1/60 s). A frame made while the
-    /// main was late, showing its last frame again, is on the main's steps too.
-    static func onSteps(_ frame: GrabbedFrame, from first: UInt64?) -> Bool {
-        guard let first, frame.pts >= first else { return false }
-        let step = first + Timebase.nanoseconds(Timebase.count(inNanoseconds: frame.pts - first, atRate: 60, .nearest), atRate: 60)
-        return (step > frame.pts ? step - frame.pts : frame.pts - step) <= 1000
+    /// `pts` within 1 µs of a 1/60 s step from `first`: a step counted on from a later frame
+    /// than the first may round the other way (nanoseconds of 1/60 s). A frame made while
+    /// the main was late, showing its last frame again, is on the main's steps too.
+    static func onSteps(_ pts: UInt64, from first: UInt64?) -> Bool {
+        guard let first, pts >= first else { return false }
+        let step = first + Timebase.nanoseconds(Timebase.count(inNanoseconds: pts - first, atRate: 60, .nearest), atRate: 60)
+        return (step > pts ? step - pts : pts - step) <= 1000
     }
 
-    /// Off the base class's steps: the main's first frame is not within 1 µs of a multiple
-    /// of 1/60 s, so the output's frames could not fall on the main's by chance.
+    /// Off the base class's steps (those from 0): the output's frames could not fall on the
+    /// main's by chance.
     static func offTheSteps(_ first: UInt64?) -> Bool {
         guard let first else { return false }
-        let phase = first % 16_666_667
-        return phase > 1000 && phase < 16_666_667 - 1000
+        return !onSteps(first, from: 0)
     }
 
     @Test func outputFramesTakeTheMainPicturesTimes() throws {
@@ -65,7 +64,7 @@ import Testing
         #expect(outcome.run.error == nil && outcome.run.reachedEOS && !outcome.run.timedOut)
         #expect(Self.offTheSteps(outcome.main.first), "main's first frame at \(outcome.main.first ?? 0) ns")
         let withMain = outcome.output.filter(Self.showsMain)
-        let onMainTimes = withMain.filter { Self.onSteps($0, from: outcome.main.first) }
+        let onMainTimes = withMain.filter { Self.onSteps($0.pts, from: outcome.main.first) }
         #expect(outcome.main.count == 45 && withMain.count >= 44, "\(outcome.main.count) main frames, \(withMain.count) shown")
         let starts = "main from \(outcome.main.first ?? 0) ns, output from \(outcome.output.first?.pts ?? 0) ns"
         #expect(onMainTimes.count == withMain.count, "\(onMainTimes.count) of \(withMain.count) output frames on the main's steps; \(starts)")
@@ -85,7 +84,7 @@ import Testing
         let firstMain = outcome.output.firstIndex(where: Self.showsMain) ?? outcome.output.count
         #expect(firstMain >= 5, "\(firstMain) PiP-only frames before the main's first")
         let withMain = outcome.output[firstMain...].filter(Self.showsMain)
-        let offTimes = withMain.indices.filter { !Self.onSteps(withMain[$0], from: outcome.main.first) }
+        let offTimes = withMain.indices.filter { !Self.onSteps(withMain[$0].pts, from: outcome.main.first) }
         #expect(withMain.count >= 20 && (offTimes.isEmpty || offTimes == [withMain.startIndex]),
                 "frames with the main off its steps: \(offTimes.map { $0 - withMain.startIndex }) of \(withMain.count)")
         print("\(firstMain) PiP-only frames, then \(withMain.count - offTimes.count) of \(withMain.count) on the main's steps")
@@ -99,7 +98,7 @@ import Testing
         #expect(outcome.run.error == nil && outcome.run.reachedEOS)
         let withMain = outcome.output.filter(Self.showsMain)
         #expect(withMain.count >= 20)
-        let offSteps = outcome.output.filter { !Self.onSteps($0, from: outcome.output.first?.pts) }
+        let offSteps = outcome.output.filter { !Self.onSteps($0.pts, from: outcome.output.first?.pts) }
         #expect(offSteps.isEmpty, "\(offSteps.count) of \(outcome.output.count) frames off the 60 fps steps from \(outcome.output.first?.pts ?? 0) ns")
     }
 }
