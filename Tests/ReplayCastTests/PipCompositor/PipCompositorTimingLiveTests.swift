@@ -20,13 +20,15 @@ import Testing
     }
 
     /// `held`: the main's buffers are dropped for that long after PLAYING (its caps pass),
-    /// so the PiP's come first.
-    static func run(mainHeldFor held: Double?, extra: String = "") throws -> Outcome {
+    /// so the PiP's come first. `element`: pipcompositor or its peer, compositor, which ends
+    /// only once every input has: there the PiP ends after as many frames as the main.
+    static func run(mainHeldFor held: Double?, element: String = "pipcompositor", extra: String = "") throws -> Outcome {
         let valve = held == nil ? "" : "! valve name=hold drop=true drop-mode=forward-sticky-events "
         let description = "videotestsrc is-live=true pattern=white num-buffers=45 "
             + "! \(videoCaps(.nv12, 160, 120, fps: "60/1")) \(valve)! identity name=main "
-            + "! pipcompositor name=pip \(extra) ! fakesink name=out "
-            + "videotestsrc is-live=true pattern=black ! \(videoCaps(.nv12, 32, 24, fps: "60/1")) ! pip."
+            + "! \(element) name=pip \(extra) ! fakesink name=out "
+            + "videotestsrc is-live=true pattern=black \(element == "compositor" ? "num-buffers=45 " : "")"
+            + "! \(videoCaps(.nv12, 32, 24, fps: "60/1")) ! pip."
         let main = FrameGrabber(), output = FrameGrabber()
         let run = try PipelineRun.run(description, timeout: 10, prepare: { pipeline in
             main.attach(to: pipeline, element: "main", pad: "src")
@@ -69,6 +71,20 @@ import Testing
         let starts = "main from \(outcome.main.first ?? 0) ns, output from \(outcome.output.first?.pts ?? 0) ns"
         #expect(onMainTimes.count == withMain.count, "\(onMainTimes.count) of \(withMain.count) output frames on the main's steps; \(starts)")
         print("main first at \(outcome.main.first ?? 0) ns: \(onMainTimes.count) of \(withMain.count) output frames on the main's steps")
+    }
+
+    /// GStreamer's compositor, same inputs: its frames step from running time 0, so none
+    /// falls on the main's steps (each shows a main frame that began earlier).
+    @Test func compositorStepsFromZeroOnTheSameInputs() throws {
+        let outcome = try Self.run(mainHeldFor: nil, element: "compositor")
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS && !outcome.run.timedOut)
+        #expect(Self.offTheSteps(outcome.main.first), "main's first frame at \(outcome.main.first ?? 0) ns")
+        let withMain = outcome.output.filter(Self.showsMain)
+        let onMainSteps = withMain.filter { Self.onSteps($0.pts, from: outcome.main.first) }
+        let fromZero = outcome.output.filter { Self.onSteps($0.pts, from: 0) }
+        #expect(withMain.count >= 44 && onMainSteps.isEmpty && fromZero.count == outcome.output.count,
+                "compositor: \(onMainSteps.count) of \(withMain.count) on the main's steps, \(fromZero.count) of \(outcome.output.count) on those from 0")
+        print("compositor: \(onMainSteps.count) of \(withMain.count) output frames on the main's steps, \(fromZero.count) of \(outcome.output.count) on the steps from 0")
     }
 
     /// The PiP's frames come 0.25 s before the main's: the output starts with PiP-only
