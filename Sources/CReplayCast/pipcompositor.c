@@ -71,10 +71,6 @@ GstFlowReturn rc_pipcompositor_parent_aggregate(RcPipCompositor *self, gboolean 
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->aggregate(GST_AGGREGATOR(self), timeout);
 }
 
-void rc_pipcompositor_restart_frames(RcPipCompositor *self) {
-  GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->flush(GST_AGGREGATOR(self));
-}
-
 static gboolean start(GstAggregator *agg) {
   rc_pipcompositor_start((RcPipCompositor *)agg);
   return GST_AGGREGATOR_CLASS(rc_pipcompositor_parent_class)->start(agg);

@@ -80,9 +80,6 @@ GstCaps *rc_pipcompositor_template_caps(void);
 GstFlowReturn rc_pipcompositor_allocate_output(RcPipCompositor *self, GstBuffer **outbuf);
 /* The base class's aggregate: picks the inputs' buffers and makes (or not) an output frame. */
 GstFlowReturn rc_pipcompositor_parent_aggregate(RcPipCompositor *self, gboolean timeout);
-/* GstVideoAggregator's flush: its output frames are counted again from the position next
- * set, which the output's next frame then starts at. */
-void rc_pipcompositor_restart_frames(RcPipCompositor *self);
 
 static inline gint rc_buffer_refcount(GstBuffer *buffer) { return GST_MINI_OBJECT_REFCOUNT_VALUE(buffer); }
 

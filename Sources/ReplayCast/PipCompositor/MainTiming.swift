@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import MediaKernels
 
 /// Where a live pipcompositor's output frames fall in time: on the main picture's frames.
 ///
@@ -16,44 +15,30 @@ enum MainTiming {
     enum Outcome {
         /// The main input has no buffer yet: ask again at the next output frame.
         case waiting
-        /// Nothing to change: not live, another start-time-selection, frames made at a
-        /// variable rate, or the output already on the main's frames.
+        /// Nothing to change: not live, another start-time-selection, frames already made
+        /// (the PiPs', while the main had none: moving their steps then made hlssink2 cut a
+        /// segment without a keyframe), or the output already at the main's first frame.
         case settled
-        /// The output's next frame starts here (running time), and its frames step from it.
-        /// `restarted`: frames were made before (the PiPs', while the main had none yet),
-        /// so the base class counts its frames again from here.
-        case moved(to: GstClockTime, restarted: Bool)
+        /// The output's first frame starts here (running time), and its frames step from it.
+        case moved(to: GstClockTime)
     }
 
     /// Aggregator thread, before the base class's aggregate. `framesMade`: output frames
     /// were made since start.
     static func align(_ element: UnsafeMutablePointer<RcPipCompositor>, framesMade: Bool) -> Outcome {
-        guard gst_aggregator_get_latency(rc_aggregator(element)) != GstClockTime.none,
+        guard !framesMade, gst_aggregator_get_latency(rc_aggregator(element)) != GstClockTime.none,
               AggregatorOutput.startTime(element).selection == GST_AGGREGATOR_START_TIME_SELECTION_ZERO
         else { return .settled }
-        guard let main = firstMainFrame(element) else { return .waiting }
+        guard let start = firstMainFrame(element) else { return .waiting }
         let output = AggregatorOutput.segment(element)
         rc_object_lock(element)
         var segment = output.pointee
         rc_object_unlock(element)
         guard segment.rate > 0 else { return .settled }
-        let next = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, AggregatorOutput.nextFrameStart(segment))
-        var start = main
-        if framesMade, next != GstClockTime.none, next > main {
-            // Time never goes back: the first of the main's frame times at or after the next
-            // output frame's. Without a frame rate there are no steps to keep to.
-            let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
-            guard rate.n > 0, rate.d > 0 else { return .settled }
-            let scale = (numerator: UInt64(rate.d) * Timebase.nanosecondsPerSecond, denominator: UInt64(rate.n))
-            let frames = Timebase.scale(UInt64(next - main), scale.denominator, scale.numerator, .up)
-            start = main + GstClockTime(Timebase.scale(frames, scale.numerator, scale.denominator))
-        }
-        guard start != next else { return .settled }
         let position = gst_segment_position_from_running_time(&segment, GST_FORMAT_TIME, start)
-        guard position != GstClockTime.none else { return .settled }
-        if framesMade { rc_pipcompositor_restart_frames(element) }
+        guard position != GstClockTime.none, position != AggregatorOutput.nextFrameStart(segment) else { return .settled }
         AggregatorOutput.setPosition(element, position)
-        return .moved(to: start, restarted: framesMade)
+        return .moved(to: start)
     }
 
     /// The running time at which the main input's queued buffer starts; nil without one.

@@ -460,9 +460,8 @@ final class PipCompositor {
             return
         case .settled:
             break
-        case .moved(let start, let restarted):
-            DebugLog.pipcompositor.debug(element, "live: the output's frames step from the main input's at \(start) ns"
-                                         + (restarted ? " (frames made before it came counted anew)" : ""))
+        case .moved(let start):
+            DebugLog.pipcompositor.debug(element, "live: the output's frames step from the main input's first, at \(start) ns")
         }
         mainTimed = true
     }
