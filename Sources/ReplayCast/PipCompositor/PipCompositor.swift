@@ -75,6 +75,8 @@ final class PipCompositor {
     private var madeFrame = false
     /// The output's frame times were settled against the main input's (`MainTiming`).
     private var mainTimed = false
+    /// Live, the output's wait for the main input's first buffer (`MainTiming.holds`).
+    private var hold = MainTiming.Hold.notYet
     private var warnedShortMain = false
     private var warnedOversized = false
 
@@ -444,26 +446,45 @@ final class PipCompositor {
     // MARK: - Timeouts
 
     /// The base class's aggregate, except that an end of stream it answers only because no
-    /// input has had a buffer yet moves the output on by one frame instead, and a timeout
-    /// while not PLAYING makes nothing (`LivePause`).
+    /// input has had a buffer yet moves the output on by one frame instead, a timeout
+    /// while not PLAYING makes nothing (`LivePause`), and live, the output waits for the main
+    /// input's first buffer (`MainTiming`).
     func aggregate(_ element: UnsafeMutablePointer<RcPipCompositor>, timeout: Bool) -> GstFlowReturn {
         if timeout, let paused = LivePause.timeoutOutcome(element, debug: .pipcompositor) { return paused }
-        if !mainTimed { timeToMain(element) }
+        if !mainTimed, !timeToMain(element, timeout: timeout) { return rc_aggregator_flow_need_data() }
         let flow = rc_pipcompositor_parent_aggregate(element, timeout ? 1 : 0)
-        guard flow == GST_FLOW_EOS, timeout, endedBeforeAnyInput(element), skipFrame(element) else { return flow }
+        guard flow == GST_FLOW_EOS, timeout, endedBeforeAnyInput(element),
+              skipFrame(element, because: "no input yet") else { return flow }
         return rc_aggregator_flow_need_data()
     }
 
-    private func timeToMain(_ element: UnsafeMutablePointer<RcPipCompositor>) {
+    /// False while the output waits for the main input's first buffer: the PiPs' buffers
+    /// are dropped, and on a timeout the output moves on by one frame, making none (so the
+    /// base class's next wait is a frame later: its position trails the clock by the latency).
+    private func timeToMain(_ element: UnsafeMutablePointer<RcPipCompositor>, timeout: Bool) -> Bool {
         switch MainTiming.align(element, framesMade: madeFrame) {
         case .waiting:
-            return
+            let before = hold
+            guard MainTiming.holds(element, &hold) else {
+                if case .until = before {
+                    DebugLog.pipcompositor.debug(element, "live: the main input has ended or has no buffer by its limit: frames are made without it")
+                }
+                return true
+            }
+            if case .notYet = before, case .until(let end) = hold {
+                DebugLog.pipcompositor.debug(element, "live: waiting for the main input's first buffer up to running time \(end) ns")
+            }
+            if timeout { guard skipFrame(element, because: "waiting for the main input's first buffer") else { return true } }
+            let dropped = MainTiming.dropPiPBuffers(element)
+            if dropped > 0 { DebugLog.pipcompositor.log(element, "waiting for the main input's first buffer: dropped \(dropped) PiP buffers") }
+            return false
         case .settled:
             break
         case .moved(let start):
             DebugLog.pipcompositor.debug(element, "live: the output's frames step from the main input's first, at \(start) ns")
         }
         mainTimed = true
+        return true
     }
 
     /// GstVideoAggregator (1.22) leaves inactive pads (ignore-inactive-pads, live) out when it
@@ -483,7 +504,7 @@ final class PipCompositor {
     /// Moves the output on by one frame, as the base class does on a timeout before it has
     /// caps (at 25 fps without a frame rate); false where that would reach the segment's
     /// stop, or in a reverse segment: there the end stands.
-    private func skipFrame(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
+    private func skipFrame(_ element: UnsafeMutablePointer<RcPipCompositor>, because reason: String) -> Bool {
         let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
         let frame = GstClockTime(Timebase.nanoseconds(UInt64(rate.d > 0 ? rate.d : 1), atRate: UInt64(rate.n > 0 ? rate.n : 25)))
         let output = AggregatorOutput.segment(element)
@@ -500,9 +521,9 @@ final class PipCompositor {
         }
         rc_object_unlock(element)
         if let moved {
-            DebugLog.pipcompositor.debug(element, "no input yet: the output moves on by one frame, to \(moved) ns")
+            DebugLog.pipcompositor.debug(element, "\(reason): the output moves on by one frame, to \(moved) ns")
         } else {
-            DebugLog.pipcompositor.debug(element, "no input yet and no frame to move on to (the segment's stop, or a reverse segment): end of stream")
+            DebugLog.pipcompositor.debug(element, "\(reason) and no frame to move on to (the segment's stop, or a reverse segment): end of stream")
         }
         return moved != nil
     }
@@ -553,6 +574,7 @@ final class PipCompositor {
     private func reset() {
         madeFrame = false
         mainTimed = false
+        hold = .notYet
         warnedShortMain = false
         warnedOversized = false
         releaseSnapshot()

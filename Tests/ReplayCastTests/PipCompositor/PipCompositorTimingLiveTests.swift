@@ -8,10 +8,12 @@ import Testing
 
 /// Live, the output's frames carry the main picture's own times, whatever the phase of the
 /// main source against running time 0 (GstVideoAggregator steps from 0), and whichever
-/// input comes first. Main: 60 fps live white, from wherever its live source starts (a few
-/// ms into running time); PiP: 60 fps live black, 32x24 at the top left.
+/// input comes first: the output waits for the main's first frame up to
+/// `MainTiming.holdLimit`. Main: 60 fps live white, from wherever its live source starts (a
+/// few ms into running time); PiP: 60 fps live black, 32x24 at the top left.
 @Suite struct PipCompositorTimingLiveTests {
     static let white = RGBColor.white.yuv(in: .bt709Limited).y
+    static let black = RGBColor.black.yuv(in: .bt709Limited).y
 
     struct Outcome {
         var run: PipelineRun
@@ -22,9 +24,10 @@ import Testing
     /// `held`: the main's buffers are dropped for that long after PLAYING (its caps pass),
     /// so the PiP's come first. `element`: pipcompositor or its peer, compositor, which ends
     /// only once every input has: there the PiP ends after as many frames as the main.
-    static func run(mainHeldFor held: Double?, element: String = "pipcompositor", extra: String = "") throws -> Outcome {
+    static func run(mainHeldFor held: Double?, mainFrames: Int = 45, element: String = "pipcompositor",
+                    extra: String = "") throws -> Outcome {
         let valve = held == nil ? "" : "! valve name=hold drop=true drop-mode=forward-sticky-events "
-        let description = "videotestsrc is-live=true pattern=white num-buffers=45 "
+        let description = "videotestsrc is-live=true pattern=white num-buffers=\(mainFrames) "
             + "! \(videoCaps(.nv12, 160, 120, fps: "60/1")) \(valve)! identity name=main "
             + "! \(element) name=pip \(extra) ! fakesink name=out "
             + "videotestsrc is-live=true pattern=black \(element == "compositor" ? "num-buffers=45 " : "")"
@@ -44,6 +47,7 @@ import Testing
     }
 
     static func showsMain(_ frame: GrabbedFrame) -> Bool { frame.sample(0, 80, 60) == white }
+    static func showsPiP(_ frame: GrabbedFrame) -> Bool { frame.sample(0, 16, 12) == black }
 
     /// `pts` within 1 µs of a 1/60 s step from `first`: a step counted on from a later frame
     /// than the first may round the other way (nanoseconds of 1/60 s). A frame made while
@@ -87,21 +91,46 @@ import Testing
         print("compositor: \(onMainSteps.count) of \(withMain.count) output frames on the main's steps, \(fromZero.count) of \(outcome.output.count) on the steps from 0")
     }
 
-    /// The PiP's frames come 0.25 s before the main's: frames were made before the main
-    /// had any, so their steps stand (moving them then made hlssink2 cut a segment without
-    /// a keyframe). The output stays on the 1/60 s steps from its first frame, forward only.
-    @Test func afterPiPOnlyFramesTheOutputKeepsItsSteps() throws {
-        let outcome = try Self.run(mainHeldFor: 0.25)
+    /// The PiP's frames come 0.25 s before the main's: the output waits for the main's first
+    /// frame, and begins with it, on its steps. The PiP's frames before it are dropped, so the
+    /// first output frame may lack the PiP's picture; from the second on it is there. 50 ms
+    /// of latency: the main's frame leaves the valve a frame after its time, which without
+    /// slack is already behind the output's position (GstVideoAggregator then skips it).
+    @Test func theOutputBeginsWithTheMainsFirstFrame() throws {
+        let outcome = try Self.run(mainHeldFor: 0.25, extra: "latency=50000000")
+        #expect(outcome.run.error == nil && outcome.run.reachedEOS && !outcome.run.timedOut)
+        let first = outcome.output.first
+        #expect(first.map(Self.showsMain) == true && first?.pts == outcome.main.first,
+                "first output frame at \(first?.pts ?? 0) ns, main's first at \(outcome.main.first ?? 0) ns")
+        #expect(outcome.main.first.map { $0 >= 250_000_000 } == true, "main's first frame at \(outcome.main.first ?? 0) ns")
+        let withMain = outcome.output.filter(Self.showsMain)
+        let onMainSteps = outcome.output.filter { Self.onSteps($0.pts, from: outcome.main.first) }
+        #expect(withMain.count >= 20 && withMain.count == outcome.output.count && onMainSteps.count == outcome.output.count,
+                "\(withMain.count) of \(outcome.output.count) frames show the main, \(onMainSteps.count) on its steps")
+        let withPiP = outcome.output.filter(Self.showsPiP).count
+        #expect(outcome.output.dropFirst().allSatisfy(Self.showsPiP), "\(withPiP) of \(outcome.output.count) frames show the PiP")
+        print("main from \(outcome.main.first ?? 0) ns: \(onMainSteps.count) of \(outcome.output.count) output frames on its steps, "
+              + "the first showing it; \(withPiP) show the PiP")
+    }
+
+    /// The main's frames come only after the wait's limit (1 s): the output begins without
+    /// it, near the limit, and keeps its own steps when the main comes (moving them made
+    /// hlssink2 cut a segment without a keyframe). Forward only.
+    @Test func pastTheWaitsLimitTheOutputBeginsWithoutTheMain() throws {
+        let outcome = try Self.run(mainHeldFor: 1.4, mainFrames: 120)
         #expect(outcome.run.error == nil && outcome.run.reachedEOS && !outcome.run.timedOut)
         let times = outcome.output.map(\.pts)
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "output times only go forward: \(times)")
+        let limit = UInt64(MainTiming.holdLimit)
+        #expect(times.first.map { $0 >= limit - 200_000_000 && $0 < limit + 200_000_000 } == true,
+                "first output frame at \(times.first ?? 0) ns, the limit \(limit) ns after the first wait")
         let firstMain = outcome.output.firstIndex(where: Self.showsMain) ?? outcome.output.count
         #expect(firstMain >= 5, "\(firstMain) PiP-only frames before the main's first")
         let withMain = outcome.output[firstMain...].filter(Self.showsMain)
         let offSteps = outcome.output.filter { !Self.onSteps($0.pts, from: outcome.output.first?.pts) }
         #expect(withMain.count >= 20 && offSteps.isEmpty,
                 "\(offSteps.count) of \(outcome.output.count) frames off the steps from \(outcome.output.first?.pts ?? 0) ns")
-        print("\(firstMain) PiP-only frames, then \(withMain.count) with the main, all on the output's own steps")
+        print("first frame at \(times.first ?? 0) ns: \(firstMain) PiP-only frames, then \(withMain.count) with the main, all on the output's own steps")
     }
 
     /// start-time-selection=first: the application chose how the output starts. The output
