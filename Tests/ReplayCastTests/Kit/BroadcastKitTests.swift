@@ -71,6 +71,22 @@ import Testing
         #expect(issue.location == "/nonexistent/folder/x.raw")
     }
 
+    /// hlssink2 opens its first segment only once the stream flows; a folder that cannot
+    /// take it is an error from that hlssink2 before the start, naming the folder.
+    @Test func anHLSFolderThatCannotBeWrittenFailsTheStart() async throws {
+        let pattern = "/nonexistent/folder/segment%05d.ts"
+        let broadcast = try Broadcast(description: "videotestsrc is-live=true ! x264enc ! h264parse "
+                                      + "! hlssink2 name=hls location=\(pattern) playlist-location=/nonexistent/folder/playlist.m3u8")
+        await #expect(throws: BroadcastError.self) { try await broadcast.start() }
+        guard case .failed(let issue) = await broadcast.waitUntilEnded() else {
+            Issue.record("the broadcast did not end with the failure")
+            return
+        }
+        #expect(issue.element == "hls" && issue.location == pattern, "\(issue)")
+        #expect(issue.message == "cannot write the HLS segments \(pattern): the folder /nonexistent/folder: No such file or directory")
+        #expect(issue.domain == "gst-resource-error-quark" && issue.code == Int(GST_RESOURCE_ERROR_OPEN_WRITE.rawValue))
+    }
+
     /// What a status display reads while a broadcast runs: every frame replaykitsrc made
     /// leaves the encoder, and the encoders' bytes are counted.
     @Test func trafficCountsFramesAndBytes() async throws {

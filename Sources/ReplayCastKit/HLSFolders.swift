@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import CGStreamer
+import CReplayCast
+import Foundation
+import ReplayCast
+
+/// The folders every `hlssink2` writes to, checked before the pipeline starts. hlssink2
+/// opens a segment file only when the segment begins, with the stream already flowing: a
+/// folder that cannot take it fails inside splitmuxsink, after its mpegtsmux has been given
+/// data without a segment (a GStreamer-WARNING and a GStreamer-CRITICAL on 1.22, beside the
+/// error). Checked first, the failure is one error from that hlssink2 naming the folder.
+enum HLSFolders {
+    /// Posts an error from the first hlssink2 whose segment or playlist folder cannot be
+    /// written, and returns false; true when every one can.
+    static func writable(in pipeline: UnsafeMutablePointer<GstElement>) -> Bool {
+        for sink in BinElements.made(by: "hlssink2", in: pipeline) {
+            for (property, what) in [("location", "segments"), ("playlist-location", "playlist")] {
+                guard let path = ObjectProperties.string(sink, property), !path.isEmpty else { continue }
+                let folder = (path as NSString).deletingLastPathComponent
+                guard access(folder.isEmpty ? "." : folder, W_OK | X_OK) != 0 else { continue }
+                let reason = String(cString: strerror(errno))
+                post(from: sink, "cannot write the HLS \(what) \(path): the folder \(folder.isEmpty ? "." : folder): \(reason)")
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func post(from sink: UnsafeMutablePointer<GstElement>, _ text: String) {
+        var failure: UnsafeMutablePointer<GError>? = g_error_new_literal(gst_resource_error_quark(),
+                                                                         gint(GST_RESOURCE_ERROR_OPEN_WRITE.rawValue), text)
+        gst_element_post_message(sink, gst_message_new_error(rc_object(sink), failure, "checked by ReplayCast's HLSFolders before the start"))
+        g_clear_error(&failure)
+    }
+}
