@@ -16,20 +16,23 @@ enum HLSFolders {
         for sink in BinElements.made(by: "hlssink2", in: pipeline) {
             for (property, what) in [("location", "segments"), ("playlist-location", "playlist")] {
                 guard let path = ObjectProperties.string(sink, property), !path.isEmpty else { continue }
-                let folder = (path as NSString).deletingLastPathComponent
-                guard access(folder.isEmpty ? "." : folder, W_OK | X_OK) != 0 else { continue }
+                let parent = (path as NSString).deletingLastPathComponent
+                let folder = parent.isEmpty ? "." : parent
+                guard access(folder, W_OK | X_OK) != 0 else { continue }
                 let reason = String(cString: strerror(errno))
-                post(from: sink, "cannot write the HLS \(what) \(path): the folder \(folder.isEmpty ? "." : folder): \(reason)")
+                postWriteError(from: sink, "cannot write the HLS \(what) \(path): the folder \(folder): \(reason)",
+                               debug: "checked by ReplayCast's HLSFolders before the start")
                 return false
             }
         }
         return true
     }
 
-    private static func post(from sink: UnsafeMutablePointer<GstElement>, _ text: String) {
+    /// An OPEN_WRITE resource error from `sink`, as hlssink2's own failures are.
+    static func postWriteError(from sink: UnsafeMutablePointer<GstElement>, _ text: String, debug: String) {
         var failure: UnsafeMutablePointer<GError>? = g_error_new_literal(gst_resource_error_quark(),
                                                                          gint(GST_RESOURCE_ERROR_OPEN_WRITE.rawValue), text)
-        gst_element_post_message(sink, gst_message_new_error(rc_object(sink), failure, "checked by ReplayCast's HLSFolders before the start"))
+        gst_element_post_message(sink, gst_message_new_error(rc_object(sink), failure, debug))
         g_clear_error(&failure)
     }
 }

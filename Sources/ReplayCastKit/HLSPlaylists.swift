@@ -74,11 +74,8 @@ final class PlaylistWriter {
         guard g_file_set_contents(path, dated, gssize(dated.utf8.count), &error) == 0 else { return }
         let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
         g_clear_error(&error)
-        let text = "cannot write the HLS playlist \(path): \(reason)"
-        var failure: UnsafeMutablePointer<GError>? = g_error_new_literal(gst_resource_error_quark(),
-                                                                         gint(GST_RESOURCE_ERROR_OPEN_WRITE.rawValue), text)
-        gst_element_post_message(sink, gst_message_new_error(rc_object(sink), failure, "written by ReplayCast's HLSPlaylists"))
-        g_clear_error(&failure)
+        HLSFolders.postWriteError(from: sink, "cannot write the HLS playlist \(path): \(reason)",
+                                  debug: "written by ReplayCast's HLSPlaylists")
     }
 }
 
