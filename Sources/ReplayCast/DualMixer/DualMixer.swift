@@ -282,6 +282,16 @@ final class DualMixer {
     private func mix(_ element: UnsafeMutablePointer<RcDualMixer>, settings: RcDualMixerSettings,
                      from start: Int64, to end: Int64, t0: UInt64) -> GstFlowReturn {
         let frames = Int(end - start)
+        // The mix is timed in running time; the output segment (a seek's, after one) says
+        // which stream position that is.
+        let segment = AggregatorOutput.segment(element)
+        let pts = gst_segment_position_from_running_time(segment, GST_FORMAT_TIME,
+                                                         GstClockTime(MixerInput.time(ofOutputFrame: start, t0: t0)))
+        let stop = gst_segment_position_from_running_time(segment, GST_FORMAT_TIME,
+                                                          GstClockTime(MixerInput.time(ofOutputFrame: end, t0: t0)))
+        // GstAggregator's emit-signals: samples-selected before the inputs are read, so a
+        // handler's property changes apply to this buffer (as in GstAudioAggregator).
+        gst_aggregator_selected_samples(rc_aggregator(element), pts, GstClockTime.none, stop - pts, nil)
         // The first input heard is written into the bus as if mixed into silence, and only
         // what it does not cover is zeroed, so the bus is not cleared in a pass of its own.
         var busWritten = false
@@ -332,13 +342,6 @@ final class DualMixer {
                 PCMConversion.toF32LE(bus, samples: 2 * frames, into: data)
             }
         }
-        // The mix is timed in running time; the output segment (a seek's, after one) says
-        // which stream position that is.
-        let segment = AggregatorOutput.segment(element)
-        let pts = gst_segment_position_from_running_time(segment, GST_FORMAT_TIME,
-                                                         GstClockTime(MixerInput.time(ofOutputFrame: start, t0: t0)))
-        let stop = gst_segment_position_from_running_time(segment, GST_FORMAT_TIME,
-                                                          GstClockTime(MixerInput.time(ofOutputFrame: end, t0: t0)))
         buffer.pointee.pts = pts
         buffer.pointee.duration = stop - pts
         buffer.pointee.offset = guint64(start)
