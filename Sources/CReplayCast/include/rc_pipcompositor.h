@@ -30,6 +30,10 @@ typedef enum {
 typedef struct {
   RcPipBackground background;
   guint background_color; /* ARGB */
+  /* Our own timing rules, beside GstAggregator's (whose properties keep their meaning):
+   * live, start on the main input's first frame; end when the main input ends. */
+  gboolean start_with_main;
+  gboolean end_with_main;
 } RcPipCompositorSettings;
 
 /* Pad property values, guarded by the pad's object lock; the aggregator thread copies them

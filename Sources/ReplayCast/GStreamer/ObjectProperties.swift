@@ -10,6 +10,10 @@ public enum ObjectProperties {
         read(object, name, rc_type_string()) { value in g_value_get_string(value).map { String(cString: $0) } }
     }
 
+    static func bool(_ object: UnsafeMutableRawPointer, _ name: String) -> Bool {
+        read(object, name, rc_type_boolean()) { g_value_get_boolean($0) != 0 }
+    }
+
     static func int(_ object: UnsafeMutableRawPointer, _ name: String) -> gint {
         read(object, name, rc_type_int()) { g_value_get_int($0) }
     }

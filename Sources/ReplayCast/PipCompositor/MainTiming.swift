@@ -2,21 +2,23 @@
 import CGStreamer
 import CReplayCast
 
-/// Where a live pipcompositor's output frames fall in time: on the main picture's frames.
+/// Where a live pipcompositor's output frames fall in time with `start-with-main`: on the
+/// main picture's frames.
 ///
-/// GstVideoAggregator starts its output at running time 0 (start-time-selection=zero) and
-/// steps one frame at a time from there, while a live main input's frames start wherever its
-/// source started. Each output frame then shows the main frame that began up to a frame
-/// earlier, stamped with the later time: that much is added to the latency of every picture,
-/// and to its distance from its audio, a different amount in every run (docs/latency.md).
-/// Stepped from the main input's first frame instead, each output frame carries its main
-/// picture's own time.
+/// GstVideoAggregator starts its output at running time 0 (start-time-selection=zero), at
+/// the first buffer of any input (`first`) or at a set time, and steps one frame at a time
+/// from there, while a live main input's frames start wherever its source started. Each
+/// output frame then shows the main frame that began up to a frame earlier, stamped with the
+/// later time: that much is added to the latency of every picture, and to its distance from
+/// its audio, a different amount in every run (docs/latency.md). Stepped from the main
+/// input's first frame instead, each output frame carries its main picture's own time.
+/// Without `start-with-main`, start-time-selection decides, as in every aggregator.
 enum MainTiming {
     enum Outcome {
         /// The main input has no buffer yet, and the output none made: ask again at the next
         /// output frame (`hold`).
         case waiting
-        /// Nothing to change: not live, another start-time-selection, frames already made
+        /// Nothing to change: not live, start-with-main not set, frames already made
         /// (without the main, past `holdLimit`: moving their steps then made hlssink2 cut a
         /// segment without a keyframe), or the output already at the main's first frame.
         case settled
@@ -27,8 +29,7 @@ enum MainTiming {
     /// Aggregator thread, before the base class's aggregate. `framesMade`: output frames
     /// were made since start.
     static func align(_ element: UnsafeMutablePointer<RcPipCompositor>, framesMade: Bool) -> Outcome {
-        guard !framesMade, gst_aggregator_get_latency(rc_aggregator(element)) != GstClockTime.none,
-              AggregatorOutput.startTime(element).selection == GST_AGGREGATOR_START_TIME_SELECTION_ZERO
+        guard !framesMade, startsWithMain(element), gst_aggregator_get_latency(rc_aggregator(element)) != GstClockTime.none
         else { return .settled }
         guard let start = firstMainFrame(element) else { return .waiting }
         let output = AggregatorOutput.segment(element)
@@ -95,6 +96,12 @@ enum MainTiming {
             gst_object_unref(object)
         }
         return dropped
+    }
+
+    private static func startsWithMain(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
+        rc_object_lock(element)
+        defer { rc_object_unlock(element) }
+        return element.pointee.settings.start_with_main != 0
     }
 
     private static func firstSinkPad(_ element: UnsafeMutablePointer<RcPipCompositor>) -> UnsafeMutableRawPointer? {

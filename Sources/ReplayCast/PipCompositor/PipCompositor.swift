@@ -105,9 +105,11 @@ final class PipCompositor {
     func createOutputBuffer(_ element: UnsafeMutablePointer<RcPipCompositor>,
                             _ outbuf: UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>) -> GstFlowReturn {
         takeSnapshot(element)
-        // The main picture is the broadcast: when it has ended, so has the output, however
-        // long a camera goes on (compositor would wait for every input's end).
-        if count > 0, let main = pads[0].pad, gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) != 0 {
+        // end-with-main: the main picture is the broadcast, so when it has ended so has the
+        // output, however long a camera goes on; compositor waits for every input's end. A
+        // main pad with repeat-after-eos asked for its last frame until every input ends.
+        if settings.end_with_main != 0, count > 0, let main = pads[0].pad,
+           gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) != 0, !ObjectProperties.bool(main, "repeat-after-eos") {
             guard let last = pads[0].buffer else {
                 DebugLog.pipcompositor.info(element, "the main picture has ended: end of stream")
                 return GST_FLOW_EOS

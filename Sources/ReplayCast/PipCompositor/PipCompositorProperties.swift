@@ -39,6 +39,14 @@ extension PipCompositor {
         .uint(\.background_color, "background-color", "Background color",
               "Background color for background=color (big-endian ARGB)", 0...UInt32.max, default: 0xFF00_0000,
               .mutablePlaying),
+        // Our own timing rules; GstAggregator's start-time-selection and each pad's
+        // repeat-after-eos keep their meaning beside them (docs/pipcompositor.md).
+        .boolean(\.start_with_main, "start-with-main", "Start with main",
+                 "Live: the output's first frame is the main input's first (waited for up to 1 s), and its frames step "
+                 + "from that frame's time; start-time-selection is then not used", default: false, .mutableReady),
+        .boolean(\.end_with_main, "end-with-main", "End with main",
+                 "The output ends with the main input, however long PiPs go on, unless the main pad has "
+                 + "repeat-after-eos=true", default: true, .mutablePlaying),
         // The aggregator's own setting, shown as compositor shows it.
         .boolean("ignore-inactive-pads", "Ignore inactive pads", "Avoid timing out waiting for inactive pads",
                  default: true, [],

@@ -118,7 +118,7 @@ import Testing
             for pad in ["sink_0", "sink_1"] { setPadProperty(pipeline, element: "el", pad: pad, "repeat-after-eos", "false") }
         })
         let buffers = thrashed.out.buffers
-        Self.expectThrashedWhilePlaying(thrashed, "pipcompositor", properties: 23)
+        Self.expectThrashedWhilePlaying(thrashed, "pipcompositor", properties: 25)
         #expect(buffers.count == 30 && buffers.allSatisfy { $0.size == 160 * 120 * 3 / 2 }, "\(buffers.count) frames: \(buffers.prefix(3))")
         #expect(buffers.enumerated().allSatisfy { $0.element.pts == UInt64($0.offset) * 1_000_000_000 / 30 })
         print("pipcompositor thrash: \(thrashed.written)")

@@ -53,8 +53,8 @@ import Testing
                 compared += 1
             }
         }
-        // 7 + 26 + 4 + 2 + 3 + 12 + 13 rows (rtmpreconnectsink's stats is null until it starts).
-        #expect(compared == 67)
+        // 7 + 26 + 4 + 2 + 5 + 12 + 13 rows (rtmpreconnectsink's stats is null until it starts).
+        #expect(compared == 69)
     }
 
     @Test func aCopyOwnsItsStringsAndTheInstanceKeepsItsOwn() {

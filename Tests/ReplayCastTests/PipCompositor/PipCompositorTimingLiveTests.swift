@@ -6,10 +6,11 @@ import MediaKernels
 @testable import ReplayCast
 import Testing
 
-/// Live, the output's frames carry the main picture's own times, whatever the phase of the
-/// main source against running time 0 (GstVideoAggregator steps from 0), and whichever
-/// input comes first: the output waits for the main's first frame up to
-/// `MainTiming.holdLimit`. Main: 60 fps live white, from wherever its live source starts (a
+/// Live, with start-with-main, the output's frames carry the main picture's own times,
+/// whatever the phase of the main source against running time 0 (GstVideoAggregator steps
+/// from 0), and whichever input comes first: the output waits for the main's first frame up
+/// to `MainTiming.holdLimit`. Without it, start-time-selection decides
+/// (InheritedPropertyParityLiveTests compares that with compositor). Main: 60 fps live white, from wherever its live source starts (a
 /// few ms into running time); PiP: 60 fps live black, 32x24 at the top left.
 @Suite struct PipCompositorTimingLiveTests {
     static let white = RGBColor.white.yuv(in: .bt709Limited).y
@@ -24,12 +25,14 @@ import Testing
     /// `held`: the main's buffers are dropped for that long after PLAYING (its caps pass),
     /// so the PiP's come first. `element`: pipcompositor or its peer, compositor, which ends
     /// only once every input has: there the PiP ends after as many frames as the main.
+    /// `startWithMain`: pipcompositor's property of that name.
     static func run(mainHeldFor held: Double?, mainFrames: Int = 45, element: String = "pipcompositor",
-                    extra: String = "") throws -> Outcome {
+                    startWithMain: Bool = true, extra: String = "") throws -> Outcome {
+        let ours = element == "pipcompositor" && startWithMain ? "start-with-main=true " : ""
         let valve = held == nil ? "" : "! valve name=hold drop=true drop-mode=forward-sticky-events "
         let description = "videotestsrc is-live=true pattern=white num-buffers=\(mainFrames) "
             + "! \(videoCaps(.nv12, 160, 120, fps: "60/1")) \(valve)! identity name=main "
-            + "! \(element) name=pip \(extra) ! fakesink name=out "
+            + "! \(element) name=pip \(ours)\(extra) ! fakesink name=out "
             + "videotestsrc is-live=true pattern=black \(element == "compositor" ? "num-buffers=45 " : "")"
             + "! \(videoCaps(.nv12, 32, 24, fps: "60/1")) ! pip."
         let main = FrameGrabber(), output = FrameGrabber()
@@ -133,11 +136,11 @@ import Testing
         print("first frame at \(times.first ?? 0) ns: \(firstMain) PiP-only frames, then \(withMain.count) with the main, all on the output's own steps")
     }
 
-    /// start-time-selection=first: the application chose how the output starts. The output
-    /// steps on from the first buffer of either input (the PiP's, the main being held), as
-    /// GstAggregator has it, and is not moved to the main's frames when they come.
-    @Test func anotherStartTimeSelectionIsLeftAlone() throws {
-        let outcome = try Self.run(mainHeldFor: 0.1, extra: "start-time-selection=first")
+    /// Without start-with-main (its default), start-time-selection=first is GstAggregator's:
+    /// the output steps on from the first buffer of either input (the PiP's, the main being
+    /// held), and is not moved to the main's frames when they come.
+    @Test func withoutStartWithMainTheAggregatorsSelectionStands() throws {
+        let outcome = try Self.run(mainHeldFor: 0.1, startWithMain: false, extra: "start-time-selection=first")
         #expect(outcome.run.error == nil && outcome.run.reachedEOS)
         let withMain = outcome.output.filter(Self.showsMain)
         #expect(withMain.count >= 20)

@@ -16,6 +16,7 @@ enum ElementCoverage {
         case capsChange = "Tests/ReplayCastTests/Conformance/CapsChangeTests.swift"
         case hostileInput = "Tests/ReplayCastTests/Conformance/HostileInputTests.swift"
         case propertyThrash = "Tests/ReplayCastTests/Conformance/PropertyThrashTests.swift"
+        case inheritedProperties = "Tests/ReplayCastTests/Conformance/InheritedPropertyParityTests.swift"
         case allocations = "Tests/system/allocations.py"
         case leaks = "Tests/system/leaks"
         case debugLog = "Tests/system/debug_log"
@@ -26,7 +27,8 @@ enum ElementCoverage {
         /// Lines of the suite's source that hold a case for `element`.
         func casePattern(_ element: String) -> String {
             switch self {
-            case .stateMatrix, .stateMatrixLive, .flushingSeek, .flushBurst, .capsChange, .hostileInput, .propertyThrash:
+            case .stateMatrix, .stateMatrixLive, .flushingSeek, .flushBurst, .capsChange, .hostileInput, .propertyThrash,
+                 .inheritedProperties:
                 "func \(element)[A-Z]|element: \"\(element)\""
             case .allocations: "^ *\"\(element)\":"
             case .leaks: "^[^#]*(^|[ !])\(element)( |$)"
@@ -42,6 +44,7 @@ enum ElementCoverage {
     /// Suites an element has no case in, with the reason.
     static let optedOut: [String: [Suite: String]] = [
         "replaykitsrc": [
+            .inheritedProperties: "a GstElement: it inherits no property but GstObject's name and parent",
             .flushBurst: "a source: nothing upstream pushes into it or flushes it (its refusal of seeks is FlushingSeek's)",
             .capsChange: "a source whose caps are fixed for a broadcast (profile, width, height); a rotation is a tag "
                 + "(ReplayKitLifecycleTests.orientationChangeIsTagged), not new caps",
@@ -50,6 +53,7 @@ enum ElementCoverage {
             .capsChange: "its input format switch in the middle of a stream is DualMixerScenarioTests.micFormatSwitchKeepsTheOutputWhole",
         ],
         "rtmpreconnectsink": [
+            .inheritedProperties: "a GstElement: it inherits no property but GstObject's name and parent",
             .flushingSeek: "a live publisher has no stream position to seek back to; the flushes a seek sends reach it in "
                 + "FlushBurst (rtmpreconnectsinkKeepsTakingAndEnds)",
         ],
