@@ -10,14 +10,13 @@ import Synchronization
 /// counts, timestamps, pixels, latency, signals) must come out the same.
 struct PeerParity {
     /// An element and its peer: factory names, the names of their input pads in input order,
-    /// and the properties each needs to draw the same picture or mix the same sound where their
-    /// defaults differ (none of them the property a case compares).
+    /// and what the peer needs to draw the same picture where its defaults differ (none of it
+    /// a property a case compares).
     struct Pair: Sendable {
         var ours: String
         var peer: String
         var ourPads: [String]
         var peerPads: [String]
-        var ourFixed = ""
         var peerFixed = ""
 
         static let pipcompositor = Pair(ours: "pipcompositor", peer: "compositor", ourPads: ["sink_0", "sink_1", "sink_2"],
@@ -60,9 +59,10 @@ struct PeerParity {
     /// video frames. `unlinked`: request that many more input pads, never linked. `timeout`:
     /// a run that ends by time is stopped there (an unending output). `whilePlaying` runs
     /// right after PLAYING; `latencyAfter`: seconds after it at which both src pads are asked
-    /// for their latency.
+    /// for their latency. `inspect` notes each output buffer's bytes (`PadRecorder`).
     static func run(_ pair: Pair, inputs: [String], both: String = "", ours: String = "", peer: String = "",
                     output: String = "", frames: Bool = false, unlinked: Int = 0, timeout: Double = 20,
+                    inspect: (@Sendable (UnsafeRawBufferPointer) -> String?)? = nil,
                     whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
                     latencyAfter: Double? = nil) throws -> Outcome {
         var description = ""
@@ -71,11 +71,11 @@ struct PeerParity {
                 + "in\(index). ! queue ! ours.\(pair.ourPads[index]) in\(index). ! queue ! peer.\(pair.peerPads[index]) "
         }
         let out = output.isEmpty ? "" : "! \(output) "
-        description += "\(pair.ours) name=ours \(pair.ourFixed) \(pair.properties(both, for: pair.ours)) \(ours) \(out)"
+        description += "\(pair.ours) name=ours \(pair.properties(both, for: pair.ours)) \(ours) \(out)"
             + "! fakesink name=ours_out "
             + "\(pair.peer) name=peer \(pair.peerFixed) \(pair.properties(both, for: pair.peer)) \(peer) \(out)"
             + "! fakesink name=peer_out"
-        let recorders = (ours: PadRecorder(), peer: PadRecorder())
+        let recorders = (ours: PadRecorder(inspect: inspect), peer: PadRecorder(inspect: inspect))
         let grabbers = (ours: FrameGrabber(), peer: FrameGrabber())
         let selected = (ours: SignalCount(), peer: SignalCount())
         let latencies = Mutex<[String: (live: Bool, min: UInt64)]>([:])
