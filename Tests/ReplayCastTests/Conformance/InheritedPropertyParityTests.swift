@@ -77,6 +77,23 @@ import Testing
         #expect(ours.ours.frames.count == 2, "end-with-main (the default): \(ours.ours.frames.count) frames, the main's 2")
     }
 
+    /// force-live on non-live inputs: GstVideoAggregator aggregates on timeouts, and once
+    /// both inputs have ended, keeps making frames without end (compositor 1.22: ~100,000
+    /// in 3 s). pipcompositor does the same without end-with-main. Frames made on timeouts
+    /// race the inputs' arrival, so their count and times are not compared, only the start
+    /// and the end.
+    @Test func pipcompositorForceLive() throws {
+        let outcome = try PeerParity.run(Self.pip, inputs: [Self.main(20), Self.pip(20)], both: "force-live=true",
+                                         ours: "end-with-main=false", timeout: 0.5)
+        #expect(outcome.run.timedOut && outcome.run.error == nil && !outcome.ours.ended && !outcome.peer.ended)
+        #expect(outcome.ours.buffers.count >= 50 && outcome.peer.buffers.count >= 50
+                && outcome.ours.pts.first == 0 && outcome.peer.pts.first == 0, "force-live: \(outcome.text) in 0.5 s")
+        let ended = try PeerParity.run(Self.pip, inputs: [Self.main(20), Self.pip(20)], both: "force-live=true", timeout: 0.5)
+        #expect(ended.ours.ended && !ended.peer.ended && (20...22).contains(ended.ours.buffers.count),
+                "with end-with-main: \(ended.ours.buffers.count) frames for the main's 20, ended \(ended.ours.ended)")
+        print("force-live=true, 0.5 s: \(outcome.text), neither ended; with end-with-main \(ended.ours.buffers.count) frames, then EOS")
+    }
+
     /// start-time-selection=set, not live: the output's segment and frames start at start-time.
     @Test func pipcompositorStartTimeSet() throws {
         let outcome = try PeerParity.run(Self.pip, inputs: [Self.main(6), Self.pip(6)],

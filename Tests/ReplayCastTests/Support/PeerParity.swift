@@ -35,6 +35,8 @@ struct PeerParity {
 
     struct Side {
         var buffers: [PadRecorder.BufferRecord]
+        /// The element's output reached EOS.
+        var ended: Bool
         var frames: [GrabbedFrame]
         /// samples-selected signals (with emit-signals=true).
         var selected: Int
@@ -104,9 +106,9 @@ struct PeerParity {
         })
         let answers = latencies.withLock { $0 }
         return Outcome(run: run,
-                       ours: Side(buffers: recorders.ours.buffers, frames: grabbers.ours.frames, selected: selected.ours.count,
+                       ours: Side(buffers: recorders.ours.buffers, ended: recorders.ours.sawEOS, frames: grabbers.ours.frames, selected: selected.ours.count,
                                   latency: answers["ours"]),
-                       peer: Side(buffers: recorders.peer.buffers, frames: grabbers.peer.frames, selected: selected.peer.count,
+                       peer: Side(buffers: recorders.peer.buffers, ended: recorders.peer.sawEOS, frames: grabbers.peer.frames, selected: selected.peer.count,
                                   latency: answers["peer"]))
     }
 
