@@ -9,7 +9,7 @@ import Testing
 /// (start-time-selection), the latency it reports, inactive pads, a stalled input's last
 /// buffer. Live runs differ by a frame or two at their ends, so counts compare within 2;
 /// start times compare exactly.
-@Suite struct InheritedPropertyParityLiveTests {
+@Suite(.serialized) struct InheritedPropertyParityLiveTests {
     static let pip = PeerParity.Pair.pipcompositor
     static let mixer = PeerParity.Pair.dualmixer
 

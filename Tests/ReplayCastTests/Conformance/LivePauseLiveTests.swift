@@ -9,7 +9,7 @@ import Testing
 /// input. Each element and its peer, in the same run: on 1.22 the peer's output during the
 /// pause shows the pause was long enough to time out in; from 1.26 the peer pushes nothing
 /// either (GstAggregator waits for PLAYING there).
-@Suite struct LivePauseLiveTests {
+@Suite(.serialized) struct LivePauseLiveTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let element: String
         let peer: String

@@ -7,7 +7,7 @@ import Testing
 /// as the first run (± 2), in increasing timestamps, without error. A live source loses the
 /// buffer it was waiting to send when paused (GstBaseSrc drops it), so each pause in the
 /// middle of a run allows 2 more: one per source.
-@Suite struct StateMatrixLiveTests {
+@Suite(.serialized) struct StateMatrixLiveTests {
     static let audio = "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved"
 
     static let cases: [StateMatrixTests.Case] = [

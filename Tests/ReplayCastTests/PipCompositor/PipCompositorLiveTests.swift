@@ -10,7 +10,7 @@ import Testing
 /// Live pipelines: a PiP that is not linked, ends, arrives late or is slow never holds the
 /// main picture back; properties change while playing without torn frames. Everything runs
 /// at 60 fps so each test takes about half a second of real time.
-@Suite struct PipCompositorLiveTests {
+@Suite(.serialized) struct PipCompositorLiveTests {
     static let white = RGBColor.white.yuv(in: .bt709Limited).y
 
     /// Main: 60 fps live black for `frames` frames; output grabbed at `out` with arrival times.

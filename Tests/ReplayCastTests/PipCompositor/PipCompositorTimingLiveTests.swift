@@ -12,7 +12,7 @@ import Testing
 /// to `MainTiming.holdLimit`. Without it, start-time-selection decides
 /// (InheritedPropertyParityLiveTests compares that with compositor). Main: 60 fps live white, from wherever its live source starts (a
 /// few ms into running time); PiP: 60 fps live black, 32x24 at the top left.
-@Suite struct PipCompositorTimingLiveTests {
+@Suite(.serialized) struct PipCompositorTimingLiveTests {
     static let white = RGBColor.white.yuv(in: .bt709Limited).y
     static let black = RGBColor.black.yuv(in: .bt709Limited).y
 

@@ -162,7 +162,7 @@ import Testing
 
 /// The same round trip on the clock: times are the schedule's, so a live replay repeats the
 /// live run's buffers exactly once both are counted from their first frame.
-@Suite struct ReplayKitTraceLiveTests {
+@Suite(.serialized) struct ReplayKitTraceLiveTests {
     /// 6 s with every kind of change: a pause, a mic format switch, an orientation change and a call.
     @Test func aLiveRunReplaysLiveAsTheSameBuffers() throws {
         let folder = try temporaryDirectory("trace")
