@@ -24,9 +24,11 @@ static gboolean plugin_init(GstPlugin *plugin) {
 #define BINARY_PACKAGE "ReplayCast, built against GStreamer " GSTREAMER_BUILT
 
 #define PACKAGE "replaycast"
-GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, replaycast,
-    "ReplayCast: emulate an iOS ReplayKit broadcast and turn it into a live stream",
-    plugin_init, PACKAGE_VERSION, "LGPL", BINARY_PACKAGE, "https://replaycast.invalid")
+/* The plugin file and the copy replaycast_init registers into an app describe themselves alike. */
+#define PLUGIN_DESCRIPTION "ReplayCast: emulate an iOS ReplayKit broadcast and turn it into a live stream"
+#define PLUGIN_ORIGIN "https://replaycast.invalid"
+GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, replaycast, PLUGIN_DESCRIPTION, plugin_init, PACKAGE_VERSION,
+    "LGPL", BINARY_PACKAGE, PLUGIN_ORIGIN)
 
 /* When the installed plugin was loaded into this process first (an element made before
  * replaycast_init), its element types exist already: registering this copy's would clash
@@ -43,9 +45,7 @@ RC_EXPORT gboolean replaycast_init(void) {
   static gsize registered = 0;
   if (g_once_init_enter(&registered)) {
     gboolean ok = plugin_file_loaded() || gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "replaycast",
-        "ReplayCast: emulate an iOS ReplayKit broadcast and turn it into a live stream",
-        plugin_init, PACKAGE_VERSION, "LGPL", "ReplayCast", BINARY_PACKAGE,
-        "https://replaycast.invalid");
+        PLUGIN_DESCRIPTION, plugin_init, PACKAGE_VERSION, "LGPL", "ReplayCast", BINARY_PACKAGE, PLUGIN_ORIGIN);
     g_once_init_leave(&registered, ok ? 1 : 2);
   }
   return registered == 1;

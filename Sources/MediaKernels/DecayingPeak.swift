@@ -21,7 +21,7 @@ public struct DecayingPeak: Sendable {
     public mutating func fold(peakPower: Double, age: UInt64, ttlNanoseconds: UInt64, falloffDecibelsPerSecond: Double) {
         ageNanoseconds &+= age
         if ageNanoseconds > ttlNanoseconds {
-            let seconds = Double(ageNanoseconds - ttlNanoseconds) / 1e9
+            let seconds = Timebase.seconds(ageNanoseconds - ttlNanoseconds)
             power = basePower * pow(10, -(falloffDecibelsPerSecond * seconds) / 20)
         }
         if peakPower >= power {

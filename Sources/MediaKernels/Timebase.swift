@@ -8,6 +8,7 @@
 /// roundings are those of `gst_util_uint64_scale`, `_round` and `_ceil`.
 public enum Timebase {
     public static let nanosecondsPerSecond: UInt64 = 1_000_000_000
+    public static let nanosecondsPerMillisecond: UInt64 = 1_000_000
 
     public enum Rounding: Sendable {
         case down, nearest, up
@@ -44,5 +45,20 @@ public enum Timebase {
         guard seconds >= 0, attoseconds >= 0 else { return 0 }
         // An attosecond is 10⁻¹⁸ s: as many per nanosecond as nanoseconds per second.
         return UInt64(seconds) * nanosecondsPerSecond + UInt64(attoseconds) / nanosecondsPerSecond
+    }
+
+    /// Nanoseconds as seconds, for reports and arithmetic on durations (signed: a difference).
+    public static func seconds<Nanoseconds: BinaryInteger>(_ nanoseconds: Nanoseconds) -> Double {
+        Double(nanoseconds) / Double(nanosecondsPerSecond)
+    }
+
+    /// Nanoseconds already in floating point (a difference of two times) as seconds.
+    public static func seconds(_ nanoseconds: Double) -> Double {
+        nanoseconds / Double(nanosecondsPerSecond)
+    }
+
+    /// Whole milliseconds in `nanoseconds` (rounded down), for logs and messages.
+    public static func milliseconds<Nanoseconds: BinaryInteger>(_ nanoseconds: Nanoseconds) -> Nanoseconds {
+        nanoseconds / Nanoseconds(nanosecondsPerMillisecond)
     }
 }

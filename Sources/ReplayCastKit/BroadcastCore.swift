@@ -173,7 +173,7 @@ final class BroadcastCore: @unchecked Sendable {
         while true {
             let (cancel, deadline) = state.withLock { ($0.cancelRequested, $0.deadline) }
             if cancel { return finish(.cancelled) }
-            var timeout = rc_clock_time_none()
+            var timeout = GstClockTime.max
             if let deadline {
                 let left = deadline - .now
                 if left <= .zero, gst_bus_have_pending(bus) == 0 { return finish(state.withLock { $0.deadlineEnding }) }

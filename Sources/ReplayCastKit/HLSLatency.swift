@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import MediaKernels
 import ReplayKitModel
 
 /// `LatencyCheck` on an HLS playlist: polled every 100 ms, each newly listed segment timed
@@ -62,8 +63,8 @@ struct HLSLatency {
         let programDateLatency: Double?
 
         init(listed: UInt64, capture: UInt64, programDate: Double?) {
-            latency = (Double(listed) - Double(capture)) / 1e9
-            programDateLatency = programDate.map { Double(listed) / 1e9 - $0 }
+            latency = Timebase.seconds(Double(listed) - Double(capture))
+            programDateLatency = programDate.map { Timebase.seconds(listed) - $0 }
         }
     }
 

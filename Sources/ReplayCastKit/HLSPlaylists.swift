@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import CReplayCastKit
+import MediaKernels
 import ReplayCast
 
 /// Takes over the playlist writing of every `hlssink2` in a pipeline through its
@@ -62,7 +63,7 @@ final class PlaylistWriter {
         guard running != GstClockTime.max else { return }
         let now = gst_clock_get_time(clock), base = gst_element_get_base_time(sink)
         let wall = Double(g_get_real_time()) / 1e6
-        let ago = (Double(now) - Double(base) - Double(running)) / 1e9
+        let ago = Timebase.seconds(Double(now) - Double(base) - Double(running))
         firstFrame.withLock { $0 = wall - ago }
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import Foundation
+import MediaKernels
 import ReplayKitModel
 
 /// Measures how long after capture a broadcast's frames reach a receiver, from the UTC
@@ -68,7 +69,7 @@ public enum LatencyCheck {
     public static func longestGap(between captures: [UInt64]) -> Double? {
         guard captures.count > 1 else { return nil }
         let sorted = captures.sorted()
-        return Double(zip(sorted, sorted.dropFirst()).map { $1 - $0 }.max()!) / 1e9
+        return Timebase.seconds(zip(sorted, sorted.dropFirst()).map { $1 - $0 }.max()!)
     }
 
     /// `<output>: <reason>`.

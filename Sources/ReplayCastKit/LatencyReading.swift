@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 import ReplayCast
 import ReplayKitModel
 import Synchronization
@@ -114,7 +115,7 @@ final class LatencyReading: Sendable {
                 counts.broadcastTime += 1
                 return
             }
-            let latency = (Double(now) - Double(reading.timestamp)) / 1e9
+            let latency = Timebase.seconds(Double(now) - Double(reading.timestamp))
             (frame.latency, frame.capture) = (latency, reading.timestamp)
             counts.all.append(latency)
         }

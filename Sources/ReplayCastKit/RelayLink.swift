@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
 
 /// The link an uplink relay makes itself, where no kernel link shapes its port (a swarm's
 /// broadcasters, each through a relay of its own, to an ingest anywhere): a rate, as a token
@@ -20,7 +21,7 @@ struct RelayLink {
         defer { refilled = now }
         guard let rate, let refilled else { return }
         let perSecond = Double(rate) / 8
-        tokens = min(max(1514, perSecond * 0.01), tokens + perSecond * Double(now &- refilled) / 1e9)
+        tokens = min(max(1514, perSecond * 0.01), tokens + perSecond * Timebase.seconds(now &- refilled))
     }
 
     /// Bytes that may go now.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import MediaKernels
 
 /// `LatencyCheck` on a stream: decoded as it arrives, a summary every second. A decoder that
 /// fails (a server that has no such stream yet, a connection that drops) is started again
@@ -61,7 +62,7 @@ struct StreamLatency {
                                      read: latencies.count, unreadable: totals.unreadable,
                                      broadcastTime: totals.broadcastTime,
                                      longestGap: LatencyCheck.longestGap(between: kept.compactMap(\.capture)),
-                                     longestPictureGap: kept.compactMap(\.sincePrevious).max().map { Double($0) / 1e9 })
+                                     longestPictureGap: kept.compactMap(\.sincePrevious).max().map { Timebase.seconds($0) })
     }
 
     private func open() throws(LatencyCheck.Failure) -> Attempt {

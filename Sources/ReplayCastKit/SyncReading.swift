@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 import ReplayCast
 import ReplayKitModel
 import Synchronization
@@ -115,14 +116,14 @@ private func checkStreams(_ decoder: UnsafeMutablePointer<GstElement>?, _ pipeli
 
 private func seconds(_ buffer: UnsafeMutablePointer<GstBuffer>) -> Double? {
     let pts = buffer.pointee.pts
-    return pts == GstClockTime.max ? nil : Double(pts) / 1e9
+    return pts == GstClockTime.max ? nil : Timebase.seconds(pts)
 }
 
 private func onStrip(_ identity: UnsafeMutablePointer<GstElement>?, _ buffer: UnsafeMutablePointer<GstBuffer>?,
                      _ context: gpointer?) {
     guard let identity, let buffer, let context, let time = seconds(buffer) else { return }
     let duration = buffer.pointee.duration
-    reading(context).addFrame(time: time, duration: duration == GstClockTime.max ? nil : Double(duration) / 1e9,
+    reading(context).addFrame(time: time, duration: duration == GstClockTime.max ? nil : Timebase.seconds(duration),
                               number: stripReading(buffer, at: identity)?.frameNumber)
 }
 

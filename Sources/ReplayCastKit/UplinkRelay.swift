@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import MediaKernels
 import Synchronization
 
 /// What the kernel's link cannot do on this machine (its kernel has no netem): added delay,
@@ -117,7 +118,7 @@ public final class UplinkRelay: Sendable {
             // At most 20 ms, so that schedule changes and the stop are seen in time; what waits
             // for the relay's own rate is tried again every 2 ms.
             let wait = flows.compactMap(\.nextDue).min().map { due in
-                due > before ? Int32(min(20, (due - before) / 1_000_000)) : link.isShaping ? 2 : 0
+                due > before ? Int32(min(20, Timebase.milliseconds(due - before))) : link.isShaping ? 2 : 0
             } ?? 20
             poll(&fds, nfds_t(fds.count), wait)
             let now = Self.now()

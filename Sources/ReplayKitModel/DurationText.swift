@@ -13,7 +13,7 @@ package enum DurationText {
     /// The shortest exact spelling in whole milliseconds, or seconds with a 9-digit fraction
     /// when the value is finer than a millisecond.
     package static func format(_ nanoseconds: UInt64) -> String {
-        if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
+        if nanoseconds % Timebase.nanosecondsPerMillisecond == 0 { return "\(Timebase.milliseconds(nanoseconds))ms" }
         let fraction = String(nanoseconds % Timebase.nanosecondsPerSecond)
         return "\(nanoseconds / Timebase.nanosecondsPerSecond).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)s"
     }

@@ -43,7 +43,7 @@ struct ScreenFrame {
         timecode.append(GlyphFont.colon)
         timecode.append(seconds % 60, digits: 2)
         timecode.append(GlyphFont.period)
-        timecode.append(time / 1_000_000 % 1000, digits: 3)
+        timecode.append(Timebase.milliseconds(time) % 1000, digits: 3)
         self.timecode = timecode
 
         var frameDigits = layout.frameLabel

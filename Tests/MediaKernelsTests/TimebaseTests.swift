@@ -31,4 +31,12 @@ import Testing
         #expect(Timebase.nanoseconds(.nanoseconds(7)) == 7)
         #expect(Timebase.nanoseconds(.seconds(-1)) == 0)
     }
+
+    @Test func secondsAndMilliseconds() {
+        #expect(Timebase.seconds(UInt64(1_500_000_000)) == 1.5)
+        #expect(Timebase.seconds(Int64(-250_000_000)) == -0.25, "a difference keeps its sign")
+        #expect(Timebase.seconds(33_333_333.0) == 0.033333333)
+        #expect(Timebase.milliseconds(UInt64(1_999_999)) == 1, "whole milliseconds, rounded down")
+        #expect(Timebase.milliseconds(UInt(125_000_000)) == 125)
+    }
 }

@@ -25,7 +25,6 @@ static inline GObjectClass *rc_object_class(gpointer obj) { return G_OBJECT_GET_
 static inline void rc_object_lock(gpointer obj) { GST_OBJECT_LOCK(obj); }
 static inline void rc_object_unlock(gpointer obj) { GST_OBJECT_UNLOCK(obj); }
 
-static inline GstClockTime rc_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
 static inline gboolean rc_buffer_is_discont(GstBuffer *b) { return GST_BUFFER_IS_DISCONT(b); }
 static inline gboolean rc_buffer_is_gap(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_GAP); }
 
@@ -39,7 +38,6 @@ static inline const gchar *rc_object_name(gpointer obj) { return GST_OBJECT_NAME
  * other field types are set from Swift, MessageFields.swift). */
 void rc_structure_set_double_array(GstStructure *s, GQuark field, const gdouble *values, guint n);
 
-static inline GType rc_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
 static inline GType rc_type_uint64(void) { return G_TYPE_UINT64; }
 static inline GType rc_type_double(void) { return G_TYPE_DOUBLE; }
 static inline GType rc_type_boolean(void) { return G_TYPE_BOOLEAN; }

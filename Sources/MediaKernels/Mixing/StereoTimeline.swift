@@ -4,8 +4,8 @@
 /// a late or absent input): appends come in runs of one kind, so that is kept as the list of
 /// indices where the kind changes, not per frame. One per mixer input: the input writes at its end, the
 /// mixer reads output ranges from its start. Memory is a ring, so appends and drops never
-/// move what is stored (an input a second ahead of the mix used to be moved back to the
-/// front every couple of hundred buffers: 350 KB at a time); a read returns the frames up to
+/// move what is stored (moving an input a second ahead of the mix back to the front would
+/// copy 350 KB every couple of hundred buffers); a read returns the frames up to
 /// where the ring wraps, and the caller reads again for the rest. It grows only when an
 /// input runs further ahead than ever before. Not synchronised: users that share one
 /// between threads keep it behind a lock (so it may live in a `Mutex`).

@@ -145,7 +145,7 @@ final class MixerInput {
             if wanted > timeline.end { timeline.appendSilence(count: Int(wanted - timeline.end)) }
             return max(wanted, timeline.end)
         }
-        let offset = Double(Int64(Self.time(ofOutputFrame: first, t0: t0)) - Int64(runningTime)) / 1e9
+        let offset = Timebase.seconds(Int64(Self.time(ofOutputFrame: first, t0: t0)) - Int64(runningTime))
         resampler.reset(firstOutputAtInputFrame: offset * Double(format.rate))
         outputCursor = first
         DebugLog.dualmixer.debug(element, "\(name): aligned: running time \(runningTime) ns sounds at output frame \(first)"

@@ -60,7 +60,7 @@ enum Negotiation {
     /// filter ∩ supported, without building new caps where one side holds the other: since
     /// GStreamer 1.26 upstream asks again while streaming (rtmpreconnectsink's video pad gets
     /// a bare "video/x-h264" 4 times per 100 buffers on 1.26.2), and an intersection per
-    /// query was 6 heap allocations each time.
+    /// query costs 6 heap allocations.
     private static func intersect(_ filter: UnsafeMutablePointer<GstCaps>?, _ supported: UnsafeMutablePointer<GstCaps>)
         -> UnsafeMutablePointer<GstCaps> {
         guard let filter, gst_caps_is_subset(supported, filter) == 0 else { return gst_caps_ref(supported) }

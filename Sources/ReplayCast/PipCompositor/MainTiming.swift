@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 
 /// Where a live pipcompositor's output frames fall in time with `start-with-main`: on the
 /// main picture's frames.
@@ -19,8 +20,8 @@ enum MainTiming {
         /// output frame (`hold`).
         case waiting
         /// Nothing to change: not live, start-with-main not set, frames already made
-        /// (without the main, past `holdLimit`: moving their steps then made hlssink2 cut a
-        /// segment without a keyframe), or the output already at the main's first frame.
+        /// (without the main, past `holdLimit`: moving their steps then would make hlssink2
+        /// cut a segment without a keyframe), or the output already at the main's first frame.
         case settled
         /// The output's first frame starts here (running time), and its frames step from it.
         case moved(to: GstClockTime)
@@ -47,7 +48,7 @@ enum MainTiming {
     /// input's first buffer before it begins without it. The camera's first frame can come
     /// before the screen's, which a busy machine delays by more than the latency: frames made
     /// of the PiPs alone would then set the output's steps for the run, off the screen's.
-    static let holdLimit: GstClockTime = 1_000_000_000
+    static let holdLimit = GstClockTime(Timebase.nanosecondsPerSecond)
 
     /// The wait for the main input's first buffer.
     enum Hold {

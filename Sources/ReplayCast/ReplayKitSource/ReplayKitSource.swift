@@ -147,7 +147,7 @@ final class ReplayKitSource: Sendable {
             let counts = screen.frames.counts
             DebugLog.replaykitsrc.info(element, "screen-location: \(counts.decoded) pictures decoded, \(counts.repeated) the same as the one before, "
                                        + "\(counts.shown) shown, \(counts.superseded) replaced within their slot, \(counts.late) decoded after their slot "
-                                       + "(the latest by \(counts.worstLateness / 1_000_000) ms)")
+                                       + "(the latest by \(Timebase.milliseconds(counts.worstLateness)) ms)")
             screen.close()
         }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 
 /// The thread that owns rtmpreconnectsink's connection between start and stop: it starts
 /// attempts, hears from each attempt's pipeline (through the inbox), decides what a failure
@@ -132,7 +133,7 @@ final class ConnectionThread {
         case GST_MESSAGE_EOS:
             let linger = connection.transport.linger(connection.sink)
             guard linger > 0 else { finish(); break }
-            DebugLog.rtmpreconnectsink.debug(element, "the end of the stream reached the sink; closing in \(linger / 1_000_000) ms, "
+            DebugLog.rtmpreconnectsink.debug(element, "the end of the stream reached the sink; closing in \(Timebase.milliseconds(linger)) ms, "
                                              + "when the receiver has played out what it holds")
             lingerUntil = Self.monotonic() + linger
         case GST_MESSAGE_ERROR:
@@ -259,7 +260,7 @@ final class ConnectionThread {
         switch failure {
         case .refused:
             fail(GST_RESOURCE_ERROR_NOT_AUTHORIZED, "\(location) refused the stream: \(text)",
-                 "the server ended the connection within \(ReconnectPolicy.acceptanceTime / 1_000_000) ms of accepting "
+                 "the server ended the connection within \(Timebase.milliseconds(ReconnectPolicy.acceptanceTime)) ms of accepting "
                  + "it, as servers do with an unknown application or a refused stream key; not retried. \(details)")
             return
         case .fatal:
@@ -280,7 +281,7 @@ final class ConnectionThread {
             let retried = attempt > 1 ? ", gave up after \(attempt - 1) retries" : ""
             fail(GST_RESOURCE_ERROR_WRITE, "Could not \(everAccepted ? "reconnect" : "connect") to \(location)\(retried): \(text)",
                  "\(everAccepted ? "retries" : "connect-retries")=\(policy.retries ?? -1), "
-                 + "\((policy.totalDelay ?? 0) / 1_000_000) ms of waits in all. \(details)")
+                 + "\(Timebase.milliseconds(policy.totalDelay ?? 0)) ms of waits in all. \(details)")
             return
         }
         let delay = GstClockTime(policy.delay(beforeAttempt: attempt))
@@ -345,7 +346,7 @@ final class ConnectionThread {
         let decision: BitrateAdaptation.Decision?
         if let totals {
             let link = srtLink.observe(totals)
-            DebugLog.rtmpreconnectsink.log(element, "round trip \(totals.roundTripMilliseconds) ms (\(link.queued / 1_000_000) ms "
+            DebugLog.rtmpreconnectsink.log(element, "round trip \(totals.roundTripMilliseconds) ms (\(Timebase.milliseconds(link.queued)) ms "
                                            + "over its least), \(totals.packetsLost) of \(totals.packetsSent) packets lost, "
                                            + "\(totals.packetsRetransmitted) retransmitted"
                                            + (link.losing ? ", losing" : ""))
@@ -354,7 +355,7 @@ final class ConnectionThread {
             recoverPictures(link, now: now)
         } else {
             let queued = connection.queued(), sent = connection.sentBytes(), unsent = connection.unsentBytes(location: location)
-            DebugLog.rtmpreconnectsink.log(element, "\(queued / 1_000_000) ms queued, \(sent) bytes sent, "
+            DebugLog.rtmpreconnectsink.log(element, "\(Timebase.milliseconds(queued)) ms queued, \(sent) bytes sent, "
                                            + "\(unsent.map { "\($0) not acknowledged" } ?? "socket not found")")
             decision = adaptation.observe(now: UInt64(now), queued: UInt64(queued), sentBytes: UInt64(sent),
                                           unsentBytes: UInt64(unsent ?? 0))
@@ -375,15 +376,15 @@ final class ConnectionThread {
                 gate.draining = true
                 gate.drained = 0
             }
-            DebugLog.rtmpreconnectsink.info(element, "the link's queue makes packets late (\(link.queued / 1_000_000) ms): "
-                                            + "holding video back for at least \(time / 1_000_000) ms while it drains")
+            DebugLog.rtmpreconnectsink.info(element, "the link's queue makes packets late (\(Timebase.milliseconds(link.queued)) ms): "
+                                            + "holding video back for at least \(Timebase.milliseconds(time)) ms while it drains")
         case .resume(let time)?:
             let held = gate.withLock { gate in
                 gate.draining = false
                 gate.awaitingKeyframe = true
                 return gate.drained
             }
-            DebugLog.rtmpreconnectsink.info(element, "video goes on from a keyframe after \(held) frames were held back for \(time / 1_000_000) ms")
+            DebugLog.rtmpreconnectsink.info(element, "video goes on from a keyframe after \(held) frames were held back for \(Timebase.milliseconds(time)) ms")
             requestKeyframe()
         case .keyframe?:
             DebugLog.rtmpreconnectsink.info(element, "the link keeps up again after losing packets")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import MediaKernels
 
 /// rtmpreconnectsink's element messages: the connection's story, in order, for applications
 /// and the CLI's status screen.
@@ -70,7 +71,7 @@ enum RtmpMessages {
         s.set(sendRateField, int: gint(decision.sendRate))
         s.set(encoderField, string: encoder)
         DebugLog.rtmpreconnectsink.info(element, "\(decision.reason.rawValue): \(encoder) bitrate \(decision.old) -> \(decision.new) kbit/s "
-                                        + "(\(decision.queued / 1_000_000) ms waiting, \(decision.sendRate) kbit/s getting through)")
+                                        + "(\(Timebase.milliseconds(decision.queued)) ms waiting, \(decision.sendRate) kbit/s getting through)")
         post(element, s)
     }
 

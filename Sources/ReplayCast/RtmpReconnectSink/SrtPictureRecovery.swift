@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import MediaKernels
 
 /// adaptive-bitrate over SRT, after packets are lost: the pictures after them cannot be
 /// decoded until a keyframe, and while the link's queue makes packets late, whatever enters
@@ -16,7 +17,7 @@ struct SrtPictureRecovery {
         case keyframe
     }
 
-    static let longestHold: UInt64 = 1_000_000_000
+    static let longestHold: UInt64 = Timebase.nanosecondsPerSecond
 
     /// When video began to be held back, and the least time it is held until.
     private(set) var holding: (since: UInt64, until: UInt64)?

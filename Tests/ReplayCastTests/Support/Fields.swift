@@ -22,7 +22,7 @@ struct Fields: CustomStringConvertible {
     }
 
     private static func convert(_ s: UnsafePointer<GstStructure>, _ field: String, _ value: UnsafePointer<GValue>) -> Value {
-        switch rc_value_type(value) {
+        switch value.pointee.g_type {
         case rc_type_uint64(): return .uint64(UInt64(g_value_get_uint64(value)))
         case rc_type_int(): return .int(Int(g_value_get_int(value)))
         case rc_type_double(): return .double(g_value_get_double(value))
