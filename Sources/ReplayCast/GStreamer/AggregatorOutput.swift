@@ -17,11 +17,15 @@ enum AggregatorOutput {
         segment.position != GstClockTime.max && segment.position >= segment.start ? segment.position : segment.start
     }
 
+    /// A copy of the source pad's segment, taken under the element's object lock.
+    static func currentSegment(_ element: UnsafeMutableRawPointer) -> GstSegment {
+        let segment = segment(element)
+        return withObjectLock(element) { segment.pointee }
+    }
+
     static func setPosition(_ element: UnsafeMutableRawPointer, _ position: GstClockTime) {
         let segment = segment(element)
-        rc_object_lock(element)
-        segment.pointee.position = position
-        rc_object_unlock(element)
+        withObjectLock(element) { segment.pointee.position = position }
     }
 
     /// start-time-selection and start-time, as the application set them.

@@ -79,20 +79,20 @@ class AnyPropertyTable: @unchecked Sendable {
         case .made: break
         case .field(let offset):
             let at = object + settingsOffset + offset
-            rc_object_lock(object)
-            switch spec.value {
-            case .boolean: at.storeBytes(of: g_value_get_boolean(value), as: gboolean.self)
-            case .int: at.storeBytes(of: g_value_get_int(value), as: gint.self)
-            case .uint: at.storeBytes(of: g_value_get_uint(value), as: guint.self)
-            case .uint64: at.storeBytes(of: g_value_get_uint64(value), as: guint64.self)
-            case .double: at.storeBytes(of: g_value_get_double(value), as: gdouble.self)
-            case .enumeration: at.storeBytes(of: g_value_get_enum(value), as: gint.self)
-            case .string:
-                g_free(at.load(as: UnsafeMutableRawPointer?.self))
-                at.storeBytes(of: g_value_dup_string(value), as: UnsafeMutablePointer<gchar>?.self)
-            case .structure: break
+            withObjectLock(object) {
+                switch spec.value {
+                case .boolean: at.storeBytes(of: g_value_get_boolean(value), as: gboolean.self)
+                case .int: at.storeBytes(of: g_value_get_int(value), as: gint.self)
+                case .uint: at.storeBytes(of: g_value_get_uint(value), as: guint.self)
+                case .uint64: at.storeBytes(of: g_value_get_uint64(value), as: guint64.self)
+                case .double: at.storeBytes(of: g_value_get_double(value), as: gdouble.self)
+                case .enumeration: at.storeBytes(of: g_value_get_enum(value), as: gint.self)
+                case .string:
+                    g_free(at.load(as: UnsafeMutableRawPointer?.self))
+                    at.storeBytes(of: g_value_dup_string(value), as: UnsafeMutablePointer<gchar>?.self)
+                case .structure: break
+                }
             }
-            rc_object_unlock(object)
         }
         didSet?(object, spec, value)
     }
@@ -105,18 +105,18 @@ class AnyPropertyTable: @unchecked Sendable {
         case .made(let make): g_value_take_boxed(value, make(object))
         case .field(let offset):
             let at = object + settingsOffset + offset
-            rc_object_lock(object)
-            switch spec.value {
-            case .boolean: g_value_set_boolean(value, at.load(as: gboolean.self))
-            case .int: g_value_set_int(value, at.load(as: gint.self))
-            case .uint: g_value_set_uint(value, at.load(as: guint.self))
-            case .uint64: g_value_set_uint64(value, at.load(as: guint64.self))
-            case .double: g_value_set_double(value, at.load(as: gdouble.self))
-            case .enumeration: g_value_set_enum(value, at.load(as: gint.self))
-            case .string: g_value_set_string(value, at.load(as: UnsafePointer<gchar>?.self))
-            case .structure: break
+            withObjectLock(object) {
+                switch spec.value {
+                case .boolean: g_value_set_boolean(value, at.load(as: gboolean.self))
+                case .int: g_value_set_int(value, at.load(as: gint.self))
+                case .uint: g_value_set_uint(value, at.load(as: guint.self))
+                case .uint64: g_value_set_uint64(value, at.load(as: guint64.self))
+                case .double: g_value_set_double(value, at.load(as: gdouble.self))
+                case .enumeration: g_value_set_enum(value, at.load(as: gint.self))
+                case .string: g_value_set_string(value, at.load(as: UnsafePointer<gchar>?.self))
+                case .structure: break
+                }
             }
-            rc_object_unlock(object)
         }
     }
 }
@@ -157,16 +157,16 @@ final class PropertyTable<Instance, Settings>: AnyPropertyTable, @unchecked Send
 
     private func copy(of object: UnsafeMutablePointer<Instance>) -> Settings {
         let raw = UnsafeMutableRawPointer(object)
-        rc_object_lock(raw)
-        var copy = (raw + settingsOffset).load(as: Settings.self)
-        withUnsafeMutableBytes(of: &copy) { bytes in
-            for offset in stringOffsets {
-                let at = bytes.baseAddress! + offset
-                at.storeBytes(of: g_strdup(at.load(as: UnsafePointer<gchar>?.self)), as: UnsafeMutablePointer<gchar>?.self)
+        return withObjectLock(raw) {
+            var copy = (raw + settingsOffset).load(as: Settings.self)
+            withUnsafeMutableBytes(of: &copy) { bytes in
+                for offset in stringOffsets {
+                    let at = bytes.baseAddress! + offset
+                    at.storeBytes(of: g_strdup(at.load(as: UnsafePointer<gchar>?.self)), as: UnsafeMutablePointer<gchar>?.self)
+                }
             }
+            return copy
         }
-        rc_object_unlock(raw)
-        return copy
     }
 
     /// Writes a status property (`PropertyFlags.status`) the element keeps, and tells
@@ -179,10 +179,10 @@ final class PropertyTable<Instance, Settings>: AnyPropertyTable, @unchecked Send
         }
         let raw = UnsafeMutableRawPointer(object)
         let at = raw + settingsOffset + offset
-        rc_object_lock(raw)
-        let changed = at.load(as: Field.self) != value
-        at.storeBytes(of: value, as: Field.self)
-        rc_object_unlock(raw)
+        let changed = withObjectLock(raw) {
+            defer { at.storeBytes(of: value, as: Field.self) }
+            return at.load(as: Field.self) != value
+        }
         if changed { g_object_notify(raw.assumingMemoryBound(to: GObject.self), spec.name) }
     }
 }

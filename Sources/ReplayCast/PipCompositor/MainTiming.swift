@@ -33,10 +33,7 @@ enum MainTiming {
         guard !framesMade, startsWithMain(element), gst_aggregator_get_latency(rc_aggregator(element)) != GstClockTime.none
         else { return .settled }
         guard let start = firstMainFrame(element) else { return .waiting }
-        let output = AggregatorOutput.segment(element)
-        rc_object_lock(element)
-        var segment = output.pointee
-        rc_object_unlock(element)
+        var segment = AggregatorOutput.currentSegment(element)
         guard segment.rate > 0 else { return .settled }
         let position = gst_segment_position_from_running_time(&segment, GST_FORMAT_TIME, start)
         guard position != GstClockTime.none, position != AggregatorOutput.nextFrameStart(segment) else { return .settled }
@@ -83,14 +80,15 @@ enum MainTiming {
     /// end. Those pictures come before the main's first frame, or with it: its first output
     /// frame may then show no PiP picture, until the PiP's next. Returns how many were dropped.
     static func dropPiPBuffers(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Int {
-        rc_object_lock(element)
-        var pads: [UnsafeMutableRawPointer] = []
-        var link = rc_element(element).pointee.sinkpads?.pointee.next
-        while let node = link {
-            pads.append(gst_object_ref(node.pointee.data))
-            link = node.pointee.next
+        let pads = withObjectLock(element) {
+            var pads: [UnsafeMutableRawPointer] = []
+            var link = rc_element(element).pointee.sinkpads?.pointee.next
+            while let node = link {
+                pads.append(gst_object_ref(node.pointee.data))
+                link = node.pointee.next
+            }
+            return pads
         }
-        rc_object_unlock(element)
         var dropped = 0
         for object in pads {
             while gst_aggregator_pad_drop_buffer(rc_aggregator_pad(object)) != 0 { dropped += 1 }
@@ -100,15 +98,11 @@ enum MainTiming {
     }
 
     private static func startsWithMain(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
-        rc_object_lock(element)
-        defer { rc_object_unlock(element) }
-        return element.pointee.settings.start_with_main != 0
+        withObjectLock(element) { element.pointee.settings.start_with_main != 0 }
     }
 
     private static func firstSinkPad(_ element: UnsafeMutablePointer<RcPipCompositor>) -> UnsafeMutableRawPointer? {
-        rc_object_lock(element)
-        defer { rc_object_unlock(element) }
-        return rc_element(element).pointee.sinkpads.map { gst_object_ref($0.pointee.data) }
+        withObjectLock(element) { rc_element(element).pointee.sinkpads.map { gst_object_ref($0.pointee.data) } }
     }
 
     /// The running time at which the main input's queued buffer starts; nil without one.
@@ -124,9 +118,7 @@ enum MainTiming {
         defer { gst_buffer_unref(buffer) }
         let pts = buffer.pointee.pts
         guard pts != GstClockTime.none else { return nil }
-        rc_object_lock(pad)
-        var segment = pad.pointee.segment
-        rc_object_unlock(pad)
+        var segment = withObjectLock(pad) { pad.pointee.segment }
         guard segment.format == GST_FORMAT_TIME else { return nil }
         let running = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, Swift.max(pts, segment.start))
         return running == GstClockTime.none ? nil : running

@@ -18,26 +18,24 @@ struct PadSnapshot {
     /// exceed `capacity` (call again with more room).
     static func take(_ element: UnsafeMutablePointer<RcPipCompositor>, settings: inout RcPipCompositorSettings,
                      output: inout GstVideoInfo, into pads: UnsafeMutablePointer<PadSnapshot>?, capacity: Int) -> Int {
-        var total = 0
-        rc_object_lock(element)
-        defer { rc_object_unlock(element) }
-        settings = element.pointee.settings
-        output = element.pointee.parent.info
-        var link = rc_element(element).pointee.sinkpads
-        while let node = link {
-            defer { total += 1; link = node.pointee.next }
-            guard let pads, total < capacity else { continue }
-            let pad = node.pointee.data.assumingMemoryBound(to: RcPipCompositorPad.self)
-            let current = gst_video_aggregator_pad_get_current_buffer(UnsafeMutablePointer(OpaquePointer(pad)))
-            let gap = current.map { gst_buffer_get_size($0) == 0 && rc_buffer_is_gap($0) != 0 } ?? false
-            rc_object_lock(pad)
-            let padSettings = pad.pointee.settings
-            rc_object_unlock(pad)
-            gst_object_ref(pad)
-            (pads + total).initialize(to: PadSnapshot(pad: pad, settings: padSettings, info: pad.pointee.parent.info,
-                                                      buffer: gap ? nil : current))
+        withObjectLock(element) {
+            settings = element.pointee.settings
+            output = element.pointee.parent.info
+            var total = 0
+            var link = rc_element(element).pointee.sinkpads
+            while let node = link {
+                defer { total += 1; link = node.pointee.next }
+                guard let pads, total < capacity else { continue }
+                let pad = node.pointee.data.assumingMemoryBound(to: RcPipCompositorPad.self)
+                let current = gst_video_aggregator_pad_get_current_buffer(UnsafeMutablePointer(OpaquePointer(pad)))
+                let gap = current.map { gst_buffer_get_size($0) == 0 && rc_buffer_is_gap($0) != 0 } ?? false
+                let padSettings = withObjectLock(pad) { pad.pointee.settings }
+                gst_object_ref(pad)
+                (pads + total).initialize(to: PadSnapshot(pad: pad, settings: padSettings, info: pad.pointee.parent.info,
+                                                          buffer: gap ? nil : current))
+            }
+            return total
         }
-        return total
     }
 
     static func release(_ pads: UnsafeMutablePointer<PadSnapshot>, count: Int) {

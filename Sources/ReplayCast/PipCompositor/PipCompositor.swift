@@ -430,17 +430,12 @@ final class PipCompositor {
         let pts = buffer.pointee.pts, duration = buffer.pointee.duration
         let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
         guard pts != GstClockTime.max, duration != GstClockTime.max, rate.n > 0, rate.d > 0 else { return false }
-        let output = AggregatorOutput.segment(element)
-        rc_object_lock(element)
-        var segment = output.pointee
-        rc_object_unlock(element)
+        var segment = AggregatorOutput.currentSegment(element)
         guard segment.rate > 0 else { return false }
         let start = AggregatorOutput.nextFrameStart(segment)
         let half = GstClockTime(Timebase.scale(Timebase.nanosecondsPerSecond / 2, UInt64(rate.d), UInt64(rate.n)))
         let middle = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, start &+ half)
-        rc_object_lock(main)
-        var padSegment = rc_aggregator_pad(main)!.pointee.segment
-        rc_object_unlock(main)
+        var padSegment = withObjectLock(main) { rc_aggregator_pad(main)!.pointee.segment }
         let end = gst_segment_to_running_time(&padSegment, GST_FORMAT_TIME, pts &+ duration)
         return middle != GstClockTime.max && end != GstClockTime.max && end <= middle
     }
@@ -510,18 +505,14 @@ final class PipCompositor {
         let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
         let frame = GstClockTime(Timebase.nanoseconds(UInt64(rate.d > 0 ? rate.d : 1), atRate: UInt64(rate.n > 0 ? rate.n : 25)))
         let output = AggregatorOutput.segment(element)
-        var moved: GstClockTime?
-        rc_object_lock(element)
-        let segment = output.pointee
-        if segment.rate > 0 {
-            let from = AggregatorOutput.nextFrameStart(segment)
-            let position = from &+ frame
-            if segment.stop == GstClockTime.max || position < segment.stop {
-                output.pointee.position = position
-                moved = position
-            }
+        let moved: GstClockTime? = withObjectLock(element) {
+            let segment = output.pointee
+            guard segment.rate > 0 else { return nil }
+            let position = AggregatorOutput.nextFrameStart(segment) &+ frame
+            guard segment.stop == GstClockTime.max || position < segment.stop else { return nil }
+            output.pointee.position = position
+            return position
         }
-        rc_object_unlock(element)
         if let moved {
             DebugLog.pipcompositor.debug(element, "\(reason): the output moves on by one frame, to \(moved) ns")
         } else {

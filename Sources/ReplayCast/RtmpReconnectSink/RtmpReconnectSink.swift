@@ -8,8 +8,9 @@ import CReplayCast
 /// or posting.
 final class RtmpReconnectSink {
     let gate = RtmpGateLock()
-    /// Between start and stop (both on the thread changing the element's state).
-    private var worker: ConnectionThread?
+    /// Between start and stop (both on the thread changing the element's state); read by the
+    /// streaming threads, which take the reference out and call it with the lock released.
+    private let worker = Locked<ConnectionThread?>(nil)
     /// The current attempt's network sink, for `stats` (read on any thread), and the last
     /// statistics of the attempt before it, taken as it closed; set by the connection thread.
     /// The closed attempt's sink itself is kept (`retired`) until the next attempt's sink
@@ -78,23 +79,23 @@ final class RtmpReconnectSink {
     typealias Pad = (stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)
 
     static func pads(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> [Pad] {
-        rc_object_lock(element)
-        defer { rc_object_unlock(element) }
-        var pads: [Pad] = []
-        if let sink = element.pointee.sinkpads.0, let out = element.pointee.outpads.0 { pads.append((RC_RTMP_VIDEO, sink, out)) }
-        if let sink = element.pointee.sinkpads.1, let out = element.pointee.outpads.1 { pads.append((RC_RTMP_AUDIO, sink, out)) }
-        return pads
+        withObjectLock(element) {
+            var pads: [Pad] = []
+            if let sink = element.pointee.sinkpads.0, let out = element.pointee.outpads.0 { pads.append((RC_RTMP_VIDEO, sink, out)) }
+            if let sink = element.pointee.sinkpads.1, let out = element.pointee.outpads.1 { pads.append((RC_RTMP_AUDIO, sink, out)) }
+            return pads
+        }
     }
 
     /// The stream's connection pad, with a reference of the caller's (nil once released).
     /// Taken under the object lock: `release_pad`, on an application thread, clears the slot
     /// and drops the element's reference while the stream's thread may still be in `chain`.
     static func outpad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) -> UnsafeMutablePointer<GstPad>? {
-        rc_object_lock(element)
-        defer { rc_object_unlock(element) }
-        let out = stream == RC_RTMP_VIDEO ? element.pointee.outpads.0 : element.pointee.outpads.1
-        if let out { gst_object_ref(out) }
-        return out
+        withObjectLock(element) {
+            let out = stream == RC_RTMP_VIDEO ? element.pointee.outpads.0 : element.pointee.outpads.1
+            if let out { gst_object_ref(out) }
+            return out
+        }
     }
 
     func start(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> Bool {
@@ -113,7 +114,8 @@ final class RtmpReconnectSink {
         gate.withLock { $0.reset(streams: Set(pads.map { Int($0.stream.rawValue) }),
                                  keep: settings.keep, keepDuration: settings.bufferDuration) }
         do {
-            worker = try ConnectionThread(element: element, gate: gate, settings: settings, pads: pads)
+            let thread = try ConnectionThread(element: element, gate: gate, settings: settings, pads: pads)
+            worker.withLock { $0 = thread }
         } catch {
             rc_element_error_resource(element, GST_RESOURCE_ERROR_FAILED, "rtmpreconnectsink cannot start", error.reason)
             for pad in pads { gst_pad_set_active(pad.out, 0) }
@@ -125,8 +127,11 @@ final class RtmpReconnectSink {
     }
 
     func stop(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) {
-        worker?.stop()
-        worker = nil
+        let thread = worker.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        thread?.stop()
         for pad in Self.pads(element) { gst_pad_set_active(pad.out, 0) }
         gate.withLock { $0.reset(streams: [], keep: false, keepDuration: 0) }
         RtmpReconnectSink.publish(element, RC_RTMP_STOPPED, 0)
@@ -195,7 +200,7 @@ final class RtmpReconnectSink {
         gate.withLock { $0.live = live != 0 }
         DebugLog.rtmpreconnectsink.info(element, live != 0 ? "live pipeline: connections drop the oldest data when behind"
                                                            : "non-live pipeline: connections hold data until sent")
-        if live != 0 { worker?.makeLeaky() }
+        if live != 0 { worker.withLock { $0 }?.makeLeaky() }
     }
 
     func event(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
@@ -214,7 +219,7 @@ final class RtmpReconnectSink {
                 kept.forEach { gst_buffer_unref($0) }
                 gst_event_unref(event)
             }
-            if allEnded { worker?.allStreamsEnded() }
+            if allEnded { worker.withLock { $0 }?.allStreamsEnded() }
             return true
         case GST_EVENT_SEGMENT:
             var segment: UnsafePointer<GstSegment>?
@@ -334,11 +339,11 @@ func rtmpReconnectSinkOutQuery(_ query: UnsafeMutablePointer<GstQuery>) -> gbool
 /// goes out when streaming starts, so a stream added later could never be announced.
 @_cdecl("rc_rtmpreconnectsink_may_add_pad")
 func rtmpReconnectSinkMayAddPad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) -> gboolean {
-    rc_object_lock(element)
-    let states = (current: rc_element(element).pointee.current_state, pending: rc_element(element).pointee.pending_state)
-    let streaming = states.current.rawValue > GST_STATE_READY.rawValue || states.pending.rawValue > GST_STATE_READY.rawValue
-    let taken = (stream == RC_RTMP_VIDEO ? element.pointee.sinkpads.0 : element.pointee.sinkpads.1) != nil
-    rc_object_unlock(element)
+    let (streaming, taken) = withObjectLock(element) {
+        let states = (current: rc_element(element).pointee.current_state, pending: rc_element(element).pointee.pending_state)
+        return (states.current.rawValue > GST_STATE_READY.rawValue || states.pending.rawValue > GST_STATE_READY.rawValue,
+                (stream == RC_RTMP_VIDEO ? element.pointee.sinkpads.0 : element.pointee.sinkpads.1) != nil)
+    }
     guard taken || streaming else { return 1 }
     let why = taken ? "the element has one already" : "the FLV header naming the streams is sent when streaming starts"
     DebugLog.rtmpreconnectsink.warning(element, "no \(stream.name) pad: \(why)")

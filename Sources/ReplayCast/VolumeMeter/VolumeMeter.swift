@@ -196,10 +196,19 @@ final class VolumeMeter {
         DebugLog.volumemeter.debug(element, "flushed: intervals restart with the next buffer")
     }
 
+    /// Streaming begins with no format: the meter is built when caps arrive (`setCaps`).
+    func start() {
+        reset()
+    }
+
     /// The streaming thread has stopped: its messages are all on the bus before the element
     /// leaves PAUSED (as level's, posted from that thread), none arrive after.
     func stop() {
         MessagePoster.flush()
+        reset()
+    }
+
+    private func reset() {
         meter = nil
         format = nil
         baseTime = .none
@@ -225,7 +234,7 @@ func volumemeterStateNew() -> UnsafeMutableRawPointer {
 @_cdecl("rc_volumemeter_start")
 func volumemeterStart(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean {
     let meter = VolumeMeter.of(element)
-    meter.owner.run { meter.stop() }
+    meter.owner.run { meter.start() }
     return 1
 }
 
