@@ -3,7 +3,7 @@ import CGStreamer
 import CReplayCast
 
 /// The main picture's buffer as the output may use it: whether it holds a whole frame, and
-/// whether its memory can become the output (the in-place plan). Called once per output
+/// whether its memory can become the output (FramePlan.taken). Called once per output
 /// frame on the aggregator thread; allocates nothing.
 enum MainBuffer {
     /// False when `buffer` is smaller than `info` says a frame is. With a video meta the
@@ -12,31 +12,37 @@ enum MainBuffer {
         gst_buffer_get_video_meta(buffer) != nil || gst_buffer_get_size(buffer) >= info.pointee.size
     }
 
-    /// The output buffer made of `main`'s own memory, without copying, or nil. Only when
-    /// nobody else can see the pixels change: `main` is referenced only by its pad, its memory
+    /// Whether `main`'s own memory can become the output buffer, without copying: only when
+    /// nobody else can see the pixels change. `main` is referenced only by its pad, its memory
     /// is plain system memory, exclusively owned and writable, and its layout is the output's.
-    /// The memory moves to a buffer from `wrappers`, whose video meta then describes the
-    /// output's layout; `main` is left empty.
-    static func takeMemory(of main: UnsafeMutablePointer<GstBuffer>, output: UnsafePointer<GstVideoInfo>,
-                           wrappers: UnsafeMutablePointer<GstBufferPool>?) -> UnsafeMutablePointer<GstBuffer>? {
-        guard let wrappers, rc_buffer_refcount(main) == 1, gst_buffer_is_all_memory_writable(main) != 0 else { return nil }
+    static func canLend(_ main: UnsafeMutablePointer<GstBuffer>, output: UnsafePointer<GstVideoInfo>,
+                        wrappers: UnsafeMutablePointer<GstBufferPool>?) -> Bool {
+        guard wrappers != nil, rc_buffer_refcount(main) == 1, gst_buffer_is_all_memory_writable(main) != 0 else { return false }
         let count = gst_buffer_n_memory(main)
-        guard count > 0 else { return nil }
+        guard count > 0 else { return false }
         // Memory of a device or of a fixed-size pool (v4l2, dmabuf, GL) must go back to its
         // owner, so those are copied instead.
         for index in 0..<count {
             guard let memory = gst_buffer_peek_memory(main, index), gst_memory_is_type(memory, GST_ALLOCATOR_SYSMEM) != 0,
-                  memory.pointee.mini_object.flags & GST_MEMORY_FLAG_READONLY.rawValue == 0 else { return nil }
+                  memory.pointee.mini_object.flags & GST_MEMORY_FLAG_READONLY.rawValue == 0 else { return false }
         }
-        guard gst_buffer_get_size(main) >= output.pointee.size else { return nil }
-        let meta = gst_buffer_get_video_meta(main)
-        if let meta, !hasLayout(meta, of: output) { return nil }
+        guard gst_buffer_get_size(main) >= output.pointee.size else { return false }
+        if let meta = gst_buffer_get_video_meta(main), !hasLayout(meta, of: output) { return false }
+        return true
+    }
 
+    /// The output buffer made of `main`'s own memory (`canLend` said it may be), or nil when
+    /// `wrappers` has no buffer to give. The memory moves to a buffer from `wrappers`, whose
+    /// video meta then describes the output's layout; `main` is left empty.
+    static func lend(_ main: UnsafeMutablePointer<GstBuffer>, output: UnsafePointer<GstVideoInfo>,
+                     wrappers: UnsafeMutablePointer<GstBufferPool>?) -> UnsafeMutablePointer<GstBuffer>? {
+        guard let wrappers else { return nil }
+        let meta = gst_buffer_get_video_meta(main)
         var wrapper: UnsafeMutablePointer<GstBuffer>?
         guard gst_buffer_pool_acquire_buffer(wrappers, &wrapper, nil) == GST_FLOW_OK, let wrapper else { return nil }
         // Out of `main` before into the wrapper: memory with one owner at a time needs no
         // parent list, and stays writable.
-        for _ in 0..<count {
+        for _ in 0..<gst_buffer_n_memory(main) {
             let memory = gst_buffer_get_memory(main, 0)
             gst_buffer_remove_memory(main, 0)
             gst_buffer_append_memory(wrapper, memory)

@@ -9,43 +9,20 @@ import MediaKernels
 /// the C instance and pads; they are copied once per output frame under the object locks and
 /// drawing works on the copy, with no lock of ours held.
 ///
-/// How a frame is made (`Plan`):
-/// - When the output has the main input's format, size and colours, the main picture fills
-///   it unrotated and opaque, the output *is* the main picture: the main buffer's memory
-///   becomes the output buffer (`taken`, no copy) when nothing else references it, and only
-///   the PiPs are drawn into it. What the PiPs cover is saved first (`RegionStore`): if the
-///   same main picture has to be shown again (the main input is slower than the output or
-///   late), the saved areas are put back and the PiPs drawn anew, in the same buffer when
-///   downstream has released it (`reuseHeld`), else in one copy (`copyHeld`). A main buffer
-///   that is shared (a tee, a decoder's reference) or not plain memory is copied once
-///   (`copyMain`).
-/// - Otherwise (another size, letterbox, rotation, main alpha, no main picture, a format or
-///   colours downstream imposes) the frame is composed once (`compose`): background where
-///   the main picture does not cover, the main picture (converted, rotated, scaled as needed),
-///   the PiPs.
+/// How a frame is made is `FramePlan`'s decision: when the output is the main picture as it
+/// is, its buffer's memory becomes the output (no copy) and only the PiPs are drawn into it,
+/// with what they cover saved (`RegionStore`) so that the same main picture can be shown
+/// again; otherwise the frame is composed: background, the main picture converted, rotated or
+/// scaled as needed, the PiPs.
 final class PipCompositor {
     /// The frame state (plans, held buffers, scratch) belongs to the aggregator's thread, and
     /// to start/stop while it is halted; checked in debug builds.
     let owner = StreamingOwner("pipcompositor")
 
-    enum Plan: CustomStringConvertible {
-        case taken, reuseHeld, copyHeld, copyMain, compose
-
-        var description: String {
-            switch self {
-            case .taken: "PiPs drawn into the main buffer itself"
-            case .reuseHeld: "PiPs drawn into the held output again (main repeated)"
-            case .copyHeld: "held output copied, PiPs drawn (main repeated, held output still in use)"
-            case .copyMain: "main picture copied, PiPs drawn (its memory could not be taken)"
-            case .compose: "composed: main picture converted or placed, then PiPs"
-            }
-        }
-    }
-
     // The copy of pads and settings for the frame being made.
-    private var pads: UnsafeMutablePointer<PadSnapshot>
+    private(set) var pads: UnsafeMutablePointer<PadSnapshot>
     private var capacity = 8
-    private var count = 0
+    private(set) var count = 0
     // Handed to C by address several times a frame by the aggregator thread, their only user.
     @exclusivity(unchecked) private var settings = RcPipCompositorSettings()
     @exclusivity(unchecked) private var output = GstVideoInfo()
@@ -55,7 +32,7 @@ final class PipCompositor {
     private var drawn: UnsafeMutablePointer<Bool>
 
     // Main picture for the frame being made.
-    private var plan = Plan.compose
+    private var plan = FramePlan.compose
     private var hasMain = false
     private var mainSource: UnsafeMutablePointer<GstBuffer>?
     private var mainAlpha = 1.0
@@ -72,11 +49,11 @@ final class PipCompositor {
     private var background: (key: BackgroundKey, colour: PlaneColor?)?
 
     /// An output frame was made since start.
-    private var madeFrame = false
+    var madeFrame = false
     /// The output's frame times were settled against the main input's (`MainTiming`).
-    private var mainTimed = false
+    var mainTimed = false
     /// Live, the output's wait for the main input's first buffer (`MainTiming.holds`).
-    private var hold = MainTiming.Hold.notYet
+    var hold = MainTiming.Hold.notYet
     private var warnedShortMain = false
     private var warnedOversized = false
 
@@ -105,29 +82,13 @@ final class PipCompositor {
     func createOutputBuffer(_ element: UnsafeMutablePointer<RcPipCompositor>,
                             _ outbuf: UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>) -> GstFlowReturn {
         takeSnapshot(element)
-        // end-with-main: the main picture is the broadcast, so when it has ended so has the
-        // output, however long a camera goes on; compositor waits for every input's end. A
-        // main pad with repeat-after-eos asked for its last frame until every input ends.
-        if settings.end_with_main != 0, count > 0, let main = pads[0].pad,
-           gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) != 0, !ObjectProperties.bool(main, "repeat-after-eos") {
-            guard let last = pads[0].buffer else {
-                DebugLog.pipcompositor.info(element, "the main picture has ended: end of stream")
-                return GST_FLOW_EOS
-            }
-            if endsInFirstHalf(element, main, last) {
-                DebugLog.pipcompositor.info(element, "the main picture's last frame ends in the first half of this output "
-                                            + "frame: end of stream, not a repeat of it")
-                return GST_FLOW_EOS
-            }
-        }
+        if mainHasEnded(element) { return GST_FLOW_EOS }
         guard let out = VideoFormat(output) else { return GST_FLOW_NOT_NEGOTIATED }
         if out != outputFormat {
             DebugLog.pipcompositor.info(element, "output \(out.format) \(out.size.width)x\(out.size.height), "
                                         + "colours \(out.colorSpace.map { "\($0.matrix) \($0.range) range" } ?? "as negotiated")")
         }
         outputFormat = out
-        let fullFrame = PixelRect(x: 0, y: 0, width: out.size.width, height: out.size.height)
-
         for index in 0..<count {
             let pad = pads[index].pad!
             pad.pointee.skip_prepare = index == 0 ? 1 : 0
@@ -138,71 +99,43 @@ final class PipCompositor {
             }
             drawn[index] = false
         }
-
-        // A main buffer whose memory an earlier frame took (the in-place plan) is drawn from
-        // the held output, not read: only another buffer can be short.
+        // A main buffer whose memory an earlier frame took is drawn from the held output, not
+        // read: only another buffer can be short.
         if count > 0, let buffer = pads[0].buffer, buffer != takenMain, !MainBuffer.fits(buffer, &pads[0].info) {
             skipShortMain(element, buffer)
             pads[0].buffer = nil
         }
-
-        // The main picture: the lowest zorder pad.
-        hasMain = false
-        var inPlace = false
         let mainBuffer = count > 0 ? pads[0].buffer : nil
         if mainBuffer != takenMain { releaseHeld() }
-        if count > 0, let source = VideoFormat(pads[0].info) {
-            let pad = pads[0].pad!
-            let padSettings = PadSettings(pads[0].settings)
-            let orientation = PictureLayer.of(pad).orientation
-            let upright = orientation.outputSize(for: source.size)
-            let rect = PipGeometry.main(padSettings, source: upright, output: out.size, format: out.format)
-            mainAlpha = padSettings.alpha
-            hasMain = mainBuffer != nil && !rect.isEmpty && fits(element, rect, output: out.size, pad: 0)
-            targets[0] = rect
-            if hasMain {
-                let configured = withUnsafePointer(to: &pads[0].info) { sourceInfo in
-                    PictureLayer.of(pad).configure(
-                        PictureLayer.Configuration(source: source, output: out, orientation: orientation, size: rect.size,
-                                                   style: PipStyle()),
-                        sourceInfo: sourceInfo, outputInfo: &output)
-                }
-                hasMain = configured
-                inPlace = configured && source.sameColours(as: out) && source.size == out.size && orientation == .rotate0
-                    && rect == fullFrame && padSettings.alpha >= 1
-            }
-        }
-
+        let fillsOutput = prepareMain(element, output: out)
         for index in 1..<Swift.max(count, 1) { preparePiP(element, index, output: out) }
 
-        var flow = GST_FLOW_OK
-        if hasMain, mainBuffer == takenMain, heldOutput == nil {
-            hasMain = false // the held copy could not be made: show the background
-            inPlace = false
-        }
-        if inPlace, let mainBuffer {
-            if mainBuffer == takenMain, let held = heldOutput {
-                if rc_buffer_refcount(held) == 1 {
-                    outbuf.pointee = held
-                    heldOutput = nil
-                    plan = .reuseHeld
-                } else {
-                    flow = rc_pipcompositor_allocate_output(element, outbuf)
-                    plan = .copyHeld
-                }
-            } else if let memory = MainBuffer.takeMemory(of: mainBuffer, output: &output, wrappers: wrappers) {
+        let alreadyTaken = hasMain && mainBuffer == takenMain
+        let held: FramePlan.Held = heldOutput.map { rc_buffer_refcount($0) == 1 ? .onlyOurs : .shared } ?? .none
+        let lendable = fillsOutput && !alreadyTaken && mainBuffer.map { MainBuffer.canLend($0, output: &output, wrappers: wrappers) } == true
+        let choice = FramePlan.choose(FramePlan.Situation(showsMain: hasMain, fillsOutput: fillsOutput, alreadyTaken: alreadyTaken,
+                                                          held: held, lendable: lendable))
+        hasMain = choice.showsMain
+        plan = choice.plan
+        switch plan {
+        case .reuseHeld:
+            outbuf.pointee = heldOutput
+            heldOutput = nil
+            return GST_FLOW_OK
+        case .taken:
+            if let mainBuffer, let memory = MainBuffer.lend(mainBuffer, output: &output, wrappers: wrappers) {
                 takenMain = gst_buffer_ref(mainBuffer)
                 outbuf.pointee = memory
-                plan = .taken
-            } else {
-                flow = rc_pipcompositor_allocate_output(element, outbuf)
-                mainSource = mainBuffer
-                plan = .copyMain
+                return GST_FLOW_OK
             }
-        } else {
-            flow = rc_pipcompositor_allocate_output(element, outbuf)
-            plan = .compose
-            if hasMain, mainBuffer == takenMain {
+            plan = .copyMain
+            mainSource = mainBuffer
+        case .copyMain:
+            mainSource = mainBuffer
+        case .copyHeld:
+            break
+        case .compose:
+            if hasMain, alreadyTaken {
                 // The main picture's pixels live in the last output, under PiPs.
                 makeHeldPristine()
                 mainSource = heldOutput
@@ -211,7 +144,46 @@ final class PipCompositor {
             }
             hasMain = hasMain && mainSource != nil
         }
-        return flow
+        return rc_pipcompositor_allocate_output(element, outbuf)
+    }
+
+    /// end-with-main: the main picture is the broadcast, so when it has ended so has the
+    /// output, however long a camera goes on; compositor waits for every input's end. A main
+    /// pad with repeat-after-eos asked for its last frame until every input ends.
+    private func mainHasEnded(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
+        guard settings.end_with_main != 0, count > 0, let main = pads[0].pad,
+              gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) != 0, !ObjectProperties.bool(main, "repeat-after-eos")
+        else { return false }
+        guard let last = pads[0].buffer else {
+            DebugLog.pipcompositor.info(element, "the main picture has ended: end of stream")
+            return true
+        }
+        guard endsInFirstHalf(element, main, last) else { return false }
+        DebugLog.pipcompositor.info(element, "the main picture's last frame ends in the first half of this output "
+                                    + "frame: end of stream, not a repeat of it")
+        return true
+    }
+
+    /// Sets up the main picture (the lowest zorder pad) for this frame: `hasMain`, its
+    /// target, alpha and layer. True when it fills the output unchanged (same format, size
+    /// and colours, upright, opaque, the whole frame).
+    private func prepareMain(_ element: UnsafeMutablePointer<RcPipCompositor>, output out: VideoFormat) -> Bool {
+        hasMain = false
+        guard count > 0, let source = VideoFormat(pads[0].info) else { return false }
+        let pad = pads[0].pad!
+        let padSettings = PadSettings(pads[0].settings)
+        let orientation = PictureLayer.of(pad).orientation
+        let rect = PipGeometry.main(padSettings, source: orientation.outputSize(for: source.size), output: out.size, format: out.format)
+        mainAlpha = padSettings.alpha
+        targets[0] = rect
+        guard pads[0].buffer != nil, !rect.isEmpty, fits(element, rect, output: out.size, pad: 0) else { return false }
+        hasMain = withUnsafePointer(to: &pads[0].info) { sourceInfo in
+            PictureLayer.of(pad).configure(
+                PictureLayer.Configuration(source: source, output: out, orientation: orientation, size: rect.size, style: PipStyle()),
+                sourceInfo: sourceInfo, outputInfo: &output)
+        }
+        return hasMain && source.sameColours(as: out) && source.size == out.size && orientation == .rotate0
+            && rect == PixelRect(x: 0, y: 0, width: out.size.width, height: out.size.height) && padSettings.alpha >= 1
     }
 
     func aggregateFrames(_ element: UnsafeMutablePointer<RcPipCompositor>, _ outbuf: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
@@ -258,12 +230,9 @@ final class PipCompositor {
             rc_element_error_stream_format(element, "pipcompositor could not map a video frame", "plan \(plan)")
             return GST_FLOW_ERROR
         }
-        switch plan {
-        case .taken, .reuseHeld, .copyHeld:
+        if plan.holdsMainMemory {
             if let held = heldOutput { gst_buffer_unref(held) }
             heldOutput = gst_buffer_ref(outbuf)
-        case .copyMain, .compose:
-            break
         }
         return GST_FLOW_OK
     }
@@ -388,7 +357,7 @@ final class PipCompositor {
 
     // MARK: - Snapshot
 
-    private func takeSnapshot(_ element: UnsafeMutablePointer<RcPipCompositor>) {
+    func takeSnapshot(_ element: UnsafeMutablePointer<RcPipCompositor>) {
         releaseSnapshot()
         var total = PadSnapshot.take(element, settings: &settings, output: &output, into: pads, capacity: capacity)
         if total > capacity {
@@ -399,7 +368,7 @@ final class PipCompositor {
         count = Swift.min(total, capacity)
     }
 
-    private func releaseSnapshot() {
+    func releaseSnapshot() {
         PadSnapshot.release(pads, count: count)
         count = 0
     }
@@ -438,87 +407,6 @@ final class PipCompositor {
         var padSegment = withObjectLock(main) { rc_aggregator_pad(main)!.pointee.segment }
         let end = gst_segment_to_running_time(&padSegment, GST_FORMAT_TIME, pts &+ duration)
         return middle != GstClockTime.max && end != GstClockTime.max && end <= middle
-    }
-
-    // MARK: - Timeouts
-
-    /// The base class's aggregate, except that an end of stream it answers only because no
-    /// input has had a buffer yet moves the output on by one frame instead, a timeout
-    /// while not PLAYING makes nothing (`LivePause`), and live, the output waits for the main
-    /// input's first buffer (`MainTiming`).
-    func aggregate(_ element: UnsafeMutablePointer<RcPipCompositor>, timeout: Bool) -> GstFlowReturn {
-        if timeout, let paused = LivePause.timeoutOutcome(element, debug: .pipcompositor) { return paused }
-        if !mainTimed, !timeToMain(element, timeout: timeout) { return rc_aggregator_flow_need_data() }
-        let flow = rc_pipcompositor_parent_aggregate(element, timeout ? 1 : 0)
-        guard flow == GST_FLOW_EOS, timeout, endedBeforeAnyInput(element),
-              skipFrame(element, because: "no input yet") else { return flow }
-        return rc_aggregator_flow_need_data()
-    }
-
-    /// False while the output waits for the main input's first buffer: the PiPs' buffers
-    /// are dropped, and on a timeout the output moves on by one frame, making none (so the
-    /// base class's next wait is a frame later: its position trails the clock by the latency).
-    private func timeToMain(_ element: UnsafeMutablePointer<RcPipCompositor>, timeout: Bool) -> Bool {
-        switch MainTiming.align(element, framesMade: madeFrame) {
-        case .waiting:
-            let before = hold
-            guard MainTiming.holds(element, &hold) else {
-                if case .until = before {
-                    DebugLog.pipcompositor.debug(element, "live: the main input has ended or has no buffer by its limit: frames are made without it")
-                }
-                return true
-            }
-            if case .notYet = before, case .until(let end) = hold {
-                DebugLog.pipcompositor.debug(element, "live: waiting for the main input's first buffer up to running time \(end) ns")
-            }
-            if timeout { guard skipFrame(element, because: "waiting for the main input's first buffer") else { return true } }
-            let dropped = MainTiming.dropPiPBuffers(element)
-            if dropped > 0 { DebugLog.pipcompositor.log(element, "waiting for the main input's first buffer: dropped \(dropped) PiP buffers") }
-            return false
-        case .settled:
-            break
-        case .moved(let start):
-            DebugLog.pipcompositor.debug(element, "live: the output's frames step from the main input's first, at \(start) ns")
-        }
-        mainTimed = true
-        return true
-    }
-
-    /// GstVideoAggregator (1.22) leaves inactive pads (ignore-inactive-pads, live) out when it
-    /// decides that every input has ended, so a live timeout before any input's first buffer
-    /// reads to it as the end of them all. The output has not ended while the main picture
-    /// has not: true when the main input is not at EOS. Whether the inputs are still inactive
-    /// is not asked again: a first buffer arriving between the base class's decision and this
-    /// check made it one (the end then stood and the output had no frame at all).
-    private func endedBeforeAnyInput(_ element: UnsafeMutablePointer<RcPipCompositor>) -> Bool {
-        takeSnapshot(element)
-        defer { releaseSnapshot() }
-        guard count > 0, let main = pads[0].pad, gst_aggregator_pad_is_eos(rc_aggregator_pad(main)) == 0 else { return false }
-        DebugLog.pipcompositor.debug(element, "timed out before the main input's first buffer: waiting for the next frame, not ending")
-        return true
-    }
-
-    /// Moves the output on by one frame, as the base class does on a timeout before it has
-    /// caps (at 25 fps without a frame rate); false where that would reach the segment's
-    /// stop, or in a reverse segment: there the end stands.
-    private func skipFrame(_ element: UnsafeMutablePointer<RcPipCompositor>, because reason: String) -> Bool {
-        let rate = (n: element.pointee.parent.info.fps_n, d: element.pointee.parent.info.fps_d)
-        let frame = GstClockTime(Timebase.nanoseconds(UInt64(rate.d > 0 ? rate.d : 1), atRate: UInt64(rate.n > 0 ? rate.n : 25)))
-        let output = AggregatorOutput.segment(element)
-        let moved: GstClockTime? = withObjectLock(element) {
-            let segment = output.pointee
-            guard segment.rate > 0 else { return nil }
-            let position = AggregatorOutput.nextFrameStart(segment) &+ frame
-            guard segment.stop == GstClockTime.max || position < segment.stop else { return nil }
-            output.pointee.position = position
-            return position
-        }
-        if let moved {
-            DebugLog.pipcompositor.debug(element, "\(reason): the output moves on by one frame, to \(moved) ns")
-        } else {
-            DebugLog.pipcompositor.debug(element, "\(reason) and no frame to move on to (the segment's stop, or a reverse segment): end of stream")
-        }
-        return moved != nil
     }
 
     /// A main buffer smaller than its caps say cannot be drawn: that frame has no main
