@@ -180,8 +180,9 @@ final class PropertyTable<Instance, Settings>: AnyPropertyTable, @unchecked Send
         let raw = UnsafeMutableRawPointer(object)
         let at = raw + settingsOffset + offset
         let changed = withObjectLock(raw) {
-            defer { at.storeBytes(of: value, as: Field.self) }
-            return at.load(as: Field.self) != value
+            let changed = at.load(as: Field.self) != value
+            at.storeBytes(of: value, as: Field.self)
+            return changed
         }
         if changed { g_object_notify(raw.assumingMemoryBound(to: GObject.self), spec.name) }
     }

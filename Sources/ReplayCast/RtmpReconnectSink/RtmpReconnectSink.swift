@@ -127,11 +127,7 @@ final class RtmpReconnectSink {
     }
 
     func stop(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) {
-        let thread = worker.withLock { current in
-            defer { current = nil }
-            return current
-        }
-        thread?.stop()
+        worker.withLock { $0.take() }?.stop()
         for pad in Self.pads(element) { gst_pad_set_active(pad.out, 0) }
         gate.withLock { $0.reset(streams: [], keep: false, keepDuration: 0) }
         RtmpReconnectSink.publish(element, RC_RTMP_STOPPED, 0)
