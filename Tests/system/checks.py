@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """What the system check scripts print and how they end: a line per check, `ok` or `FAIL`
 with what was seen, and an exit status of 1 when any check failed
-(`sys.exit(1 if failures else 0)`)."""
+(`sys.exit(1 if failures else 0)`); and the ports and servers they share. The bash checks
+take a free port from `python3 Tests/system/checks.py free-port tcp|udp`."""
+import os
+import socket
+import subprocess
+import sys
 
 failures = []
 
@@ -13,3 +18,26 @@ def check(what, ok, detail=""):
     if not ok:
         failures.append(what)
     return ok
+
+
+def free_port(kind=socket.SOCK_STREAM):
+    """A port of 127.0.0.1 that nothing is bound to now: TCP, or UDP with SOCK_DGRAM."""
+    with socket.socket(socket.AF_INET, kind) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server(command, port, folder, home, kind="rtmp", **environment):
+    """scripts/rtmp-server (kind "rtmp") or scripts/srt-receiver ("srt") COMMAND PORT FOLDER,
+    with its own files in HOME and the server's other variables in `environment`. A failed
+    start or stop raises."""
+    script, variable = {"rtmp": ("scripts/rtmp-server", "RTMP_SERVER_HOME"),
+                        "srt": ("scripts/srt-receiver", "SRT_RECEIVER_HOME")}[kind]
+    env = dict(os.environ, **{variable: home}, **environment)
+    subprocess.run([script, command, str(port), folder], env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] != "free-port" or sys.argv[2] not in ("tcp", "udp"):
+        sys.exit("usage: checks.py free-port tcp|udp")
+    print(free_port(socket.SOCK_STREAM if sys.argv[2] == "tcp" else socket.SOCK_DGRAM))

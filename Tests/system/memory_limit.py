@@ -11,22 +11,17 @@ limit. The other runs 60 s and must end normally. Footprints (private resident m
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
+
+from checks import free_port
 
 LIMIT = 100_000_000
 STALL_AT = 4.0
 PAGE = os.sysconf("SC_PAGE_SIZE")
 scratch = os.path.join(sys.argv[1], "memory_limit")
 os.makedirs(scratch, exist_ok=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def server(command, port):

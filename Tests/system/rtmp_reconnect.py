@@ -33,24 +33,15 @@ gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
 import message_reference  # noqa: E402
-from checks import check, failures  # noqa: E402
+import checks  # noqa: E402
+from checks import check, failures, free_port  # noqa: E402
 
 Gst.init(None)
 SCRATCH = os.path.abspath(sys.argv[1])
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def server(command, port, folder, kind="rtmp"):
-    script, home = ("scripts/rtmp-server", "RTMP_SERVER_HOME") if kind == "rtmp" else ("scripts/srt-receiver", "SRT_RECEIVER_HOME")
-    env = dict(os.environ, **{home: os.path.join(SCRATCH, f"{kind}-{port}")})
-    subprocess.run([script, command, str(port), folder], check=True, env=env, stdout=subprocess.DEVNULL)
+    checks.server(command, port, folder, os.path.join(SCRATCH, f"{kind}-{port}"), kind)
 
 
 class Kind:
@@ -58,10 +49,7 @@ class Kind:
 
     def __init__(self, kind):
         self.kind = kind
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM if kind == "rtmp" else socket.SOCK_DGRAM)
-        s.bind(("127.0.0.1", 0))
-        self.port = s.getsockname()[1]
-        s.close()
+        self.port = free_port(socket.SOCK_STREAM if kind == "rtmp" else socket.SOCK_DGRAM)
         self.folder = os.path.join(SCRATCH, f"rec-{kind}")
         self.url = f"rtmp://127.0.0.1:{self.port}/live/r" if kind == "rtmp" else f"srt://127.0.0.1:{self.port}"
         # scripts/srt-receiver numbers the connections of each start from 1.

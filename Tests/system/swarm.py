@@ -27,7 +27,7 @@ import sys
 import time
 from xml.etree import ElementTree
 
-from checks import check, failures
+from checks import check, failures, free_port
 
 cli, scratch = sys.argv[1], sys.argv[2]
 SEED, GOP, FPS = 5, 30, 15
@@ -45,12 +45,6 @@ def udp_free(port):
         return False
     finally:
         s.close()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def plan():
