@@ -95,7 +95,8 @@ import Testing
         let unlimited = try run("")
         #expect(Self.close(limited.ours, limited.peer) && Self.close(unlimited.ours, unlimited.peer),
                 "frames with the PiP: limited \(limited.ours) vs \(limited.peer), unlimited \(unlimited.ours) vs \(unlimited.peer)")
-        #expect(limited.ours <= 16 && unlimited.ours >= 43, "the PiP in \(limited.ours) of 45 frames with the limit, \(unlimited.ours) without")
+        // Without the limit, the PiP stays in all 45 frames but a frame or two at each end.
+        #expect(limited.ours <= 16 && unlimited.ours >= 41, "the PiP in \(limited.ours) of 45 frames with the limit, \(unlimited.ours) without")
         print("max-last-buffer-repeat 100 ms, PiP stalled at 0.3 s: PiP in \(limited.ours) of 45 frames (compositor \(limited.peer)); "
               + "without it \(unlimited.ours) (compositor \(unlimited.peer))")
     }

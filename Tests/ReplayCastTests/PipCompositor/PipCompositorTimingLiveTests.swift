@@ -49,8 +49,10 @@ import Testing
         return Outcome(run: run, main: main.frames.map(\.pts), output: output.frames)
     }
 
-    static func showsMain(_ frame: GrabbedFrame) -> Bool { frame.sample(0, 80, 60) == white }
-    static func showsPiP(_ frame: GrabbedFrame) -> Bool { frame.sample(0, 16, 12) == black }
+    /// compositor may make a frame before the main's caps arrive, of the PiP's size alone:
+    /// such a frame shows neither.
+    static func showsMain(_ frame: GrabbedFrame) -> Bool { frame.width == 160 && frame.sample(0, 80, 60) == white }
+    static func showsPiP(_ frame: GrabbedFrame) -> Bool { frame.width == 160 && frame.sample(0, 16, 12) == black }
 
     /// `pts` within 1 µs of a 1/60 s step from `first`: a step counted on from a later frame
     /// than the first may round the other way (nanoseconds of 1/60 s). A frame made while
