@@ -36,6 +36,8 @@ let package = Package(
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CGstCheck", pkgConfig: "gstreamer-check-1.0",
                        providers: [.apt(["libgstreamer1.0-dev"])]),
+        // No umbrella header: Swift sees every header of include/, so a new element's header
+        // needs no line anywhere else.
         .target(
             name: "CReplayCast",
             dependencies: ["CGStreamer"],

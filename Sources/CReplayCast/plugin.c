@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "include/CReplayCast.h"
+#include "include/rc_debug.h"
+#include "include/rc_gst.h"
+#include "include/replaycast.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"
 #endif
 
-#define DECLARE_ELEMENT(name, NAME, description) GST_ELEMENT_REGISTER_DECLARE(name);
+#define DECLARE_ELEMENT(name, description) GST_ELEMENT_REGISTER_DECLARE(name);
 RC_ELEMENTS(DECLARE_ELEMENT)
 
 static gboolean plugin_init(GstPlugin *plugin) {
   gboolean ret = FALSE;
   rc_debug_init();
-#define REGISTER_ELEMENT(name, NAME, description) ret |= GST_ELEMENT_REGISTER(name, plugin);
+#define REGISTER_ELEMENT(name, description) ret |= GST_ELEMENT_REGISTER(name, plugin);
   RC_ELEMENTS(REGISTER_ELEMENT)
   return ret;
 }

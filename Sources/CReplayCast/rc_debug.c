@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "include/rc_debug.h"
 
-static GstDebugCategory *categories[RC_LOG_COUNT];
-
 void rc_debug_init(void) {
-#define INIT_CATEGORY(name, NAME, description) \
-  GST_DEBUG_CATEGORY_INIT(categories[RC_LOG_##NAME], #name, 0, description);
+/* What GST_DEBUG_CATEGORY_INIT calls: the categories are found by name, not kept here. */
+#define INIT_CATEGORY(name, description) _gst_debug_category_new(#name, 0, description);
   RC_ELEMENTS(INIT_CATEGORY)
 #undef INIT_CATEGORY
 }
 
-GstDebugLevel rc_debug_threshold(RcLogCategory category) {
-  GstDebugCategory *c = category < RC_LOG_COUNT ? categories[category] : NULL;
-  return c ? gst_debug_category_get_threshold(c) : GST_LEVEL_NONE;
+GstDebugCategory *rc_debug_category(const gchar *name) {
+  GstDebugCategory *category = _gst_debug_get_category(name);
+  if (category == NULL) {
+    rc_debug_init();
+    category = _gst_debug_get_category(name);
+  }
+  return category;
 }
 
-void rc_debug_log(RcLogCategory category, GstDebugLevel level, gpointer object, const gchar *file,
+void rc_debug_log(GstDebugCategory *category, GstDebugLevel level, gpointer object, const gchar *file,
                   const gchar *function, gint line, const gchar *message) {
-  GstDebugCategory *c = category < RC_LOG_COUNT ? categories[category] : NULL;
-  if (c)
-    gst_debug_log(c, level, file, function, line, object ? G_OBJECT(object) : NULL, "%s", message);
+  gst_debug_log(category, level, file, function, line, object ? G_OBJECT(object) : NULL, "%s", message);
 }

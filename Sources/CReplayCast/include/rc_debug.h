@@ -9,23 +9,22 @@
 #include <gst/gst.h>
 
 /* Every element of the plugin, once: factory name (also its debug category's and its
- * GST_ELEMENT_REGISTER name), the suffix of its RcLogCategory, the category's description.
- * plugin.c registers each, rc_debug.c creates each category. */
+ * GST_ELEMENT_REGISTER name) and the category's description. plugin.c registers each,
+ * rc_debug.c creates each category, Swift finds it by the factory name. */
 #define RC_ELEMENTS(X)                                                        \
-  X(volumemeter, VOLUMEMETER, "ReplayCast volumemeter")                       \
-  X(replaykitsrc, REPLAYKITSRC, "ReplayCast ReplayKit emulator")              \
-  X(dualmixer, DUALMIXER, "ReplayCast app + mic mixer")                       \
-  X(pipcompositor, PIPCOMPOSITOR, "ReplayCast picture-in-picture")            \
-  X(rtmpreconnectsink, RTMPRECONNECTSINK, "ReplayCast RTMP and SRT sink that reconnects")
+  X(volumemeter, "ReplayCast volumemeter")                                    \
+  X(replaykitsrc, "ReplayCast ReplayKit emulator")                            \
+  X(dualmixer, "ReplayCast app + mic mixer")                                  \
+  X(pipcompositor, "ReplayCast picture-in-picture")                           \
+  X(rtmpreconnectsink, "ReplayCast RTMP and SRT sink that reconnects")
 
-#define RC_LOG_CATEGORY_ENUM(name, NAME, description) RC_LOG_##NAME,
-typedef enum { RC_ELEMENTS(RC_LOG_CATEGORY_ENUM) RC_LOG_COUNT } RcLogCategory;
-#undef RC_LOG_CATEGORY_ENUM
-
-/* Creates the categories; plugin_init calls it, before any element exists. */
+/* Creates the categories; plugin_init calls it, before any element exists. Again is harmless:
+ * GStreamer gives back the category a name already has. */
 void rc_debug_init(void);
-GstDebugLevel rc_debug_threshold(RcLogCategory category);
-void rc_debug_log(RcLogCategory category, GstDebugLevel level, gpointer object, const gchar *file,
+/* The category of an element of RC_ELEMENTS, created first if plugin_init has not run yet;
+ * NULL for any other name. */
+GstDebugCategory *rc_debug_category(const gchar *name);
+void rc_debug_log(GstDebugCategory *category, GstDebugLevel level, gpointer object, const gchar *file,
                   const gchar *function, gint line, const gchar *message);
 
 #endif

@@ -4,6 +4,10 @@ import CReplayCast
 import MediaKernels
 import Synchronization
 
+extension DebugLog {
+    static let dualmixer = DebugLog("dualmixer")
+}
+
 /// dualmixer's engine. Inputs are processed on their upstream threads as they arrive
 /// (`MixerInput`); the aggregator's thread mixes, pushes and posts. What the two sides share:
 /// each input's timeline (locked for copies), the start time, the next output frame and the

@@ -11,16 +11,22 @@ import CReplayCast
 /// (a refused request, a lost connection), `info` for what is decided once or rarely (caps,
 /// the broadcast's state changes), `debug` for what a user debugging flow looks for
 /// (realignments, dropped samples, restarts), `log` for per-buffer and per-frame decisions.
-struct DebugLog: Sendable {
-    let category: RcLogCategory
+///
+/// Each element declares its own next to its class: `extension DebugLog { static let
+/// volumemeter = DebugLog("volumemeter") }`, the name being the element's row in `RC_ELEMENTS`.
+// A category lives as long as the process, and GStreamer reads and sets its threshold
+// atomically: the pointer is safe to share.
+struct DebugLog: @unchecked Sendable {
+    private let category: UnsafeMutablePointer<GstDebugCategory>
 
-    static let volumemeter = DebugLog(category: RC_LOG_VOLUMEMETER)
-    static let replaykitsrc = DebugLog(category: RC_LOG_REPLAYKITSRC)
-    static let dualmixer = DebugLog(category: RC_LOG_DUALMIXER)
-    static let pipcompositor = DebugLog(category: RC_LOG_PIPCOMPOSITOR)
-    static let rtmpreconnectsink = DebugLog(category: RC_LOG_RTMPRECONNECTSINK)
+    init(_ name: String) {
+        guard let category = rc_debug_category(name) else {
+            preconditionFailure("no debug category \(name): RC_ELEMENTS in rc_debug.h lists every element's")
+        }
+        self.category = category
+    }
 
-    func enabled(_ level: GstDebugLevel) -> Bool { rc_debug_threshold(category).rawValue >= level.rawValue }
+    func enabled(_ level: GstDebugLevel) -> Bool { gst_debug_category_get_threshold(category).rawValue >= level.rawValue }
 
     func warning(_ object: UnsafeMutableRawPointer?, _ message: @autoclosure () -> String,
                  file: StaticString = #fileID, function: StaticString = #function, line: Int = #line) {

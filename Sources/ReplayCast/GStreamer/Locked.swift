@@ -11,14 +11,14 @@ import Glibc
 /// lock costs one atomic exchange.
 ///
 /// Nothing runs under the lock but the closures given here, which must not block, process
-/// or post.
-package final class Locked<Value> {
+/// or post. The value may be noncopyable: it never leaves the lock, only borrowed by them.
+package final class Locked<Value: ~Copyable> {
     // A heap cell: a pthread mutex must not move once initialized.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     // The mutex keeps accesses apart; a dynamic exclusivity check as well would cost every access.
     @exclusivity(unchecked) private var value: Value
 
-    package init(_ value: Value) {
+    package init(_ value: consuming Value) {
         self.value = value
         pthread_mutex_init(mutex, nil)
     }
@@ -37,4 +37,4 @@ package final class Locked<Value> {
 }
 
 // Every access to the value goes through the lock.
-extension Locked: @unchecked Sendable where Value: Sendable {}
+extension Locked: @unchecked Sendable where Value: Sendable & ~Copyable {}

@@ -3,6 +3,10 @@ import CGStreamer
 import CReplayCast
 import MediaKernels
 
+extension DebugLog {
+    static let pipcompositor = DebugLog("pipcompositor")
+}
+
 /// Streaming state of one pipcompositor. The base class calls `createOutputBuffer`, then maps
 /// the PiPs' buffers, then `aggregateFrames`, all on its aggregator thread (start and stop run
 /// while that thread is halted), so this state needs no lock of its own. Properties live in

@@ -4,6 +4,10 @@ import CReplayCast
 import MediaKernels
 import ReplayKitModel
 
+extension DebugLog {
+    static let replaykitsrc = DebugLog("replaykitsrc")
+}
+
 /// Per-element state of replaykitsrc. The running broadcast (configuration, timeline,
 /// producers) is built on READY -> PAUSED (before the tasks start) and dropped on
 /// PAUSED -> READY (after they stopped), so every run from READY starts the broadcast afresh.

@@ -9,7 +9,7 @@ import MediaKernels
 /// only through the inbox, so it never waits on the element's streaming threads.
 final class ConnectionThread {
     private let element: UnsafeMutablePointer<RcRtmpReconnectSink>
-    private let gate: RtmpGateLock
+    private let gate: Locked<RtmpGate>
     private let pads: [RtmpReconnectSink.Pad]
     /// GAsyncQueue of GstMessage: the attempts' bus messages and the element's requests.
     private let inbox: OpaquePointer
@@ -46,7 +46,7 @@ final class ConnectionThread {
     }
 
     /// Starts the first attempt before returning, so data that arrives next has somewhere to go.
-    init(element: UnsafeMutablePointer<RcRtmpReconnectSink>, gate: RtmpGateLock, settings: RtmpSettings,
+    init(element: UnsafeMutablePointer<RcRtmpReconnectSink>, gate: Locked<RtmpGate>, settings: RtmpSettings,
          pads: [RtmpReconnectSink.Pad])
         throws(RtmpConnectionError) {
         self.element = element

@@ -3,7 +3,7 @@ import CGStreamer
 import CReplayCast
 
 /// What the streaming threads and the connection thread share: whether data goes to a
-/// connection now, and what happens to it otherwise. Guarded by RtmpReconnectSink's mutex;
+/// connection now, and what happens to it otherwise. Behind a `Locked` in RtmpReconnectSink;
 /// pushing happens after the lock is released.
 struct RtmpGate: ~Copyable {
     enum Phase: Equatable {
@@ -133,16 +133,5 @@ struct RtmpGate: ~Copyable {
         kept.clear()
         for stream in segments.indices { gst_segment_init(&segments[stream], GST_FORMAT_TIME) }
         dropped = 0
-    }
-}
-
-/// The gate behind its lock, shared by the element and its connection thread (the gate is
-/// noncopyable, which `Locked` does not hold, so the lock guards it from beside it).
-final class RtmpGateLock: @unchecked Sendable {
-    private let lock = Locked(())
-    private var gate = RtmpGate()
-
-    func withLock<R>(_ body: (inout RtmpGate) -> R) -> R {
-        lock.withLock { _ in body(&gate) }
     }
 }

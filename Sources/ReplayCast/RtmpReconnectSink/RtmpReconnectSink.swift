@@ -2,12 +2,16 @@
 import CGStreamer
 import CReplayCast
 
+extension DebugLog {
+    static let rtmpreconnectsink = DebugLog("rtmpreconnectsink")
+}
+
 /// rtmpreconnectsink's Swift side. The streaming threads (one per request pad) decide per
 /// buffer through the gate; the connection thread (ConnectionThread), which exists between
 /// start and stop, makes and breaks connections. Neither holds the gate's lock while pushing
 /// or posting.
 final class RtmpReconnectSink {
-    let gate = RtmpGateLock()
+    let gate = Locked(RtmpGate())
     /// Between start and stop (both on the thread changing the element's state); read by the
     /// streaming threads, which take the reference out and call it with the lock released.
     private let worker = Locked<ConnectionThread?>(nil)

@@ -3,6 +3,10 @@ import CGStreamer
 import CReplayCast
 import MediaKernels
 
+extension DebugLog {
+    static let volumemeter = DebugLog("volumemeter")
+}
+
 /// Streaming-side state of one volumemeter. Touched only by the streaming thread (caps,
 /// buffers, serialized events) and by start/stop while streaming is halted, so it needs no
 /// lock (`owner` checks that in debug builds); properties live in the C instance and are

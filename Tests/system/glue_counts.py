@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The lines of glue each element costs, for docs/adding-an-element.md: its C file and header,
+its Swift property table, its Swift exports (the `@_cdecl` functions, each to its closing
+brace, in every file of its folder), its DebugLog and its `RC_ELEMENTS` row.
+  glue_counts.py              prints the table, between the page's markers
+  glue_counts.py check FILE   exit 1 unless FILE holds that table
+The elements are RC_ELEMENTS's; an element's folder is the one whose Swift declares its
+DebugLog."""
+import glob
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+BEGIN = "<!-- glue per element: Tests/system/glue_counts.py -->"
+END = "<!-- end of the glue per element -->"
+
+
+def read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as file:
+        return file.read()
+
+
+def elements():
+    listing = read("Sources/CReplayCast/include/rc_debug.h")
+    return re.findall(r"^\s+X\((\w+),", listing, re.M)
+
+
+def folder_of(element):
+    declaration = f'static let {element} = DebugLog("{element}")'
+    for path in glob.glob(os.path.join(ROOT, "Sources/ReplayCast/*/*.swift")):
+        if declaration in read(path):
+            return os.path.dirname(path)
+    sys.exit(f"no Swift file declares `{declaration}`")
+
+
+def export_lines(text):
+    """Lines of the `@_cdecl` functions: from the attribute to the brace closing the function."""
+    lines, count, index = text.split("\n"), 0, 0
+    while index < len(lines):
+        if lines[index].lstrip().startswith("@_cdecl"):
+            depth, start, opened = 0, index, False
+            while index < len(lines):
+                depth += lines[index].count("{") - lines[index].count("}")
+                opened = opened or "{" in lines[index]
+                index += 1
+                if opened and depth <= 0:
+                    break
+            count += index - start
+        else:
+            index += 1
+    return count
+
+
+def count(element):
+    folder = folder_of(element)
+    name = os.path.basename(folder)
+    c = len(read(f"Sources/CReplayCast/{element}.c").splitlines())
+    header = len(read(f"Sources/CReplayCast/include/rc_{element}.h").splitlines())
+    table = len(read(os.path.join(folder, f"{name}Properties.swift")).splitlines())
+    exports = sum(export_lines(read(path)) for path in sorted(glob.glob(os.path.join(folder, "*.swift")))
+                  if not path.endswith("Properties.swift"))
+    # The DebugLog extension (3 lines) and the RC_ELEMENTS row (1).
+    return dict(element=element, c=c, header=header, table=table, exports=exports, total=c + header + table + exports + 4)
+
+
+def table():
+    rows = [count(element) for element in elements()]
+    lines = [BEGIN, "", "| element | `.c` | `rc_<element>.h` | property table | Swift exports | DebugLog + `RC_ELEMENTS` row | total |",
+             "|---|--:|--:|--:|--:|--:|--:|"]
+    lines += [f"| {r['element']} | {r['c']} | {r['header']} | {r['table']} | {r['exports']} | 4 | {r['total']} |" for r in rows]
+    return "\n".join(lines + ["", END])
+
+
+def main(arguments):
+    if not arguments:
+        print(table())
+    elif arguments[0] == "check" and len(arguments) == 2:
+        text = read(arguments[1])
+        if BEGIN not in text or END not in text:
+            sys.exit(f"{arguments[1]}: no table between '{BEGIN}' and '{END}'")
+        if text[text.index(BEGIN):text.index(END) + len(END)] != table():
+            sys.exit(f"{arguments[1]}: its glue counts are not the sources' (write them with: "
+                     "python3 Tests/system/glue_counts.py)\n" + table())
+        print(f"{arguments[1]}: glue counts of {len(elements())} elements match the sources", flush=True)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
