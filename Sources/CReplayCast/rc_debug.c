@@ -9,12 +9,9 @@ void rc_debug_init(void) {
 }
 
 GstDebugCategory *rc_debug_category(const gchar *name) {
-  GstDebugCategory *category = _gst_debug_get_category(name);
-  if (category == NULL) {
+  if (_gst_debug_get_category(name) == NULL)
     rc_debug_init();
-    category = _gst_debug_get_category(name);
-  }
-  return category;
+  return _gst_debug_get_category(name);
 }
 
 void rc_debug_log(GstDebugCategory *category, GstDebugLevel level, gpointer object, const gchar *file,

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The lines of glue each element costs, for docs/adding-an-element.md: its C file and header,
 its Swift property table, its Swift exports (the `@_cdecl` functions, each to its closing
-brace, in every file of its folder), its DebugLog and its `RC_ELEMENTS` row.
+brace, in every file of its folder), its DebugLog and its `RC_ELEMENTS` row; and the whole
+C shim's lines.
   glue_counts.py              prints the table, between the page's markers
   glue_counts.py check FILE   exit 1 unless FILE holds that table
 The elements are RC_ELEMENTS's; an element's folder is the one whose Swift declares its
@@ -69,6 +70,9 @@ def table():
     lines = [BEGIN, "", "| element | `.c` | `rc_<element>.h` | property table | Swift exports | DebugLog + `RC_ELEMENTS` row | total |",
              "|---|--:|--:|--:|--:|--:|--:|"]
     lines += [f"| {r['element']} | {r['c']} | {r['header']} | {r['table']} | {r['exports']} | 4 | {r['total']} |" for r in rows]
+    shim = sum(len(read(os.path.relpath(path, ROOT)).splitlines())
+               for path in glob.glob(os.path.join(ROOT, "Sources/CReplayCast/**/*.[ch]"), recursive=True))
+    lines += ["", f"The C shim in all (`Sources/CReplayCast`, every `.c` and `.h`): {shim} lines."]
     return "\n".join(lines + ["", END])
 
 

@@ -4,10 +4,7 @@
 
 #include "rc_element.h"
 
-typedef enum {
-  RC_MIX_SUM = 0,
-  RC_MIX_AVERAGE = 1,
-} RcMixMode;
+typedef enum { RC_MIX_SUM = 0, RC_MIX_AVERAGE = 1 } RcMixMode;
 
 /* Element properties (DualMixerProperties.swift); guarded by the object lock, copied once per
  * output buffer. */

@@ -14,10 +14,7 @@ typedef enum {
   RC_PIP_BACKGROUND_COLOR = 4,
 } RcPipBackground;
 
-typedef enum {
-  RC_PIP_SIZING_NONE = 0,
-  RC_PIP_SIZING_KEEP_ASPECT_RATIO = 1,
-} RcPipSizingPolicy;
+typedef enum { RC_PIP_SIZING_NONE = 0, RC_PIP_SIZING_KEEP_ASPECT_RATIO = 1 } RcPipSizingPolicy;
 
 typedef enum {
   RC_PIP_POSITION_CUSTOM = 0,

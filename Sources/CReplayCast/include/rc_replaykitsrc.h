@@ -24,15 +24,9 @@ typedef enum {
   RC_ENDIANNESS_BIG = 2,
 } RcEndianness;
 
-typedef enum {
-  RC_BARCODE_TIME_BROADCAST = 0,
-  RC_BARCODE_TIME_UTC = 1,
-} RcBarcodeTime;
+typedef enum { RC_BARCODE_TIME_BROADCAST = 0, RC_BARCODE_TIME_UTC = 1 } RcBarcodeTime;
 
-typedef enum {
-  RC_FILE_END_LOOP = 0,
-  RC_FILE_END_FINISH = 1,
-} RcFileEnd;
+typedef enum { RC_FILE_END_LOOP = 0, RC_FILE_END_FINISH = 1 } RcFileEnd;
 
 /* The action signals. */
 typedef enum { RC_ACTION_PAUSE, RC_ACTION_RESUME, RC_ACTION_FINISH } RcBroadcastAction;
