@@ -27,14 +27,14 @@ def free_port(kind=socket.SOCK_STREAM):
         return s.getsockname()[1]
 
 
-def server(command, port, folder, home, kind="rtmp", **environment):
+def server(command, port, folder, home, kind="rtmp", check=True, **environment):
     """scripts/rtmp-server (kind "rtmp") or scripts/srt-receiver ("srt") COMMAND PORT FOLDER,
-    with its own files in HOME and the server's other variables in `environment`. A failed
-    start or stop raises."""
+    with its own files in HOME and the server's other variables in `environment`. With
+    `check`, a failed start or stop raises."""
     script, variable = {"rtmp": ("scripts/rtmp-server", "RTMP_SERVER_HOME"),
                         "srt": ("scripts/srt-receiver", "SRT_RECEIVER_HOME")}[kind]
     env = dict(os.environ, **{variable: home}, **environment)
-    subprocess.run([script, command, str(port), folder], env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([script, command, str(port), folder], env=env, check=check, stdout=subprocess.DEVNULL)
 
 
 if __name__ == "__main__":

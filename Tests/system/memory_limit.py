@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 
+import checks
 from checks import free_port
 
 LIMIT = 100_000_000
@@ -25,10 +26,9 @@ os.makedirs(scratch, exist_ok=True)
 
 
 def server(command, port):
-    env = dict(os.environ, RTMP_SERVER_HOME=os.path.join(scratch, f"nginx-{port}"))
-    subprocess.run(["scripts/rtmp-server", command, str(port), os.path.join(scratch, "recordings")],
-                   env=env, check=command == "start", stdout=subprocess.DEVNULL)
-    return os.path.join(env["RTMP_SERVER_HOME"], "nginx.pid")
+    home = os.path.join(scratch, f"nginx-{port}")
+    checks.server(command, port, os.path.join(scratch, "recordings"), home, check=command == "start")
+    return os.path.join(home, "nginx.pid")
 
 
 def footprint(pid):

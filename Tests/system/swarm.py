@@ -27,6 +27,7 @@ import sys
 import time
 from xml.etree import ElementTree
 
+import checks
 from checks import check, failures, free_port
 
 cli, scratch = sys.argv[1], sys.argv[2]
@@ -78,11 +79,10 @@ port, stat_port = free_port(), free_port()
 folder = os.path.join(scratch, "swarm")
 shutil.rmtree(folder, ignore_errors=True)
 recordings = os.path.join(folder, "recordings")
-env = dict(os.environ, RTMP_SERVER_HOME=os.path.join(folder, "nginx"), RTMP_STAT_PORT=str(stat_port))
 
 
 def server(command):
-    subprocess.run(["scripts/rtmp-server", command, str(port), recordings], env=env, check=True, stdout=subprocess.DEVNULL)
+    checks.server(command, port, recordings, os.path.join(folder, "nginx"), RTMP_STAT_PORT=str(stat_port))
 
 
 server("start")
@@ -272,19 +272,16 @@ def srt_swarm():
     # SRT: each broadcaster calls its own receiver (srt-live-transmit takes one caller per port;
     # an SRT ingest would tell them apart by streamid on one port), {n} the port's last digit.
     base = next(b for b in range(2000 + os.getpid() % 3000, 6500) if all(udp_free(b * 10 + n) for n in (1, 2, 3)))
-    srt_env = dict(os.environ)
     srt_recordings = {n: os.path.join(folder, f"srt-{n}") for n in (1, 2, 3)}
     for n, where in srt_recordings.items():
-        srt_env["SRT_RECEIVER_HOME"] = os.path.join(folder, f"srt-home-{n}")
-        subprocess.run(["scripts/srt-receiver", "start", str(base * 10 + n), where], env=srt_env, check=True, stdout=subprocess.DEVNULL)
+        checks.server("start", base * 10 + n, where, os.path.join(folder, f"srt-home-{n}"), "srt")
     try:
         swarm_run = subprocess.run([cli, "swarm", "--count", "3", "--duration", "8", "--seed", str(SEED), "--url",
                                     f"srt://127.0.0.1:{base}{{n}}", "--report", "-"], capture_output=True, text=True, timeout=60)
     finally:
         time.sleep(1)  # each receiver writes out what it holds once its caller is gone
-        for n in srt_recordings:
-            srt_env["SRT_RECEIVER_HOME"] = os.path.join(folder, f"srt-home-{n}")
-            subprocess.run(["scripts/srt-receiver", "stop", str(base * 10 + n)], env=srt_env, stdout=subprocess.DEVNULL)
+        for n, where in srt_recordings.items():
+            checks.server("stop", base * 10 + n, where, os.path.join(folder, f"srt-home-{n}"), "srt", check=False)
     srt_report = ({m["number"]: m for m in json.loads(swarm_run.stdout)["broadcasters"]}
                   if swarm_run.stdout.startswith("{") else {})
     srt_ok = []
