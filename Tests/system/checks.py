@@ -37,6 +37,23 @@ def server(command, port, folder, home, kind="rtmp", check=True, **environment):
     subprocess.run([script, command, str(port), folder], env=env, check=check, stdout=subprocess.DEVNULL)
 
 
+def marked_block(path, begin, end):
+    """(the page's text, the slice of its block from the `begin` marker to the `end` one), for
+    the pages whose tables a script writes; exits naming the page when a marker is missing."""
+    with open(path, encoding="utf-8") as page:
+        text = page.read()
+    if begin not in text or end not in text:
+        sys.exit(f"{path}: no block between '{begin}' and '{end}'")
+    return text, slice(text.index(begin), text.index(end) + len(end))
+
+
+def write_block(path, begin, end, block):
+    """Puts `block` (markers included) in place of the page's block."""
+    text, where = marked_block(path, begin, end)
+    with open(path, "w", encoding="utf-8") as page:
+        page.write(text[:where.start] + block + text[where.stop:])
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] != "free-port" or sys.argv[2] not in ("tcp", "udp"):
         sys.exit("usage: checks.py free-port tcp|udp")

@@ -4,6 +4,7 @@ its Swift property table, its Swift exports (the `@_cdecl` functions, each to it
 brace, in every file of its folder), its DebugLog and its `RC_ELEMENTS` row; and the whole
 C shim's lines.
   glue_counts.py              prints the table, between the page's markers
+  glue_counts.py write FILE   puts that table in FILE
   glue_counts.py check FILE   exit 1 unless FILE holds that table
 The elements are RC_ELEMENTS's; an element's folder is the one whose Swift declares its
 DebugLog."""
@@ -11,6 +12,8 @@ import glob
 import os
 import re
 import sys
+
+from checks import marked_block, write_block
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 BEGIN = "<!-- glue per element: Tests/system/glue_counts.py -->"
@@ -79,13 +82,13 @@ def table():
 def main(arguments):
     if not arguments:
         print(table())
+    elif arguments[0] == "write" and len(arguments) == 2:
+        write_block(arguments[1], BEGIN, END, table())
     elif arguments[0] == "check" and len(arguments) == 2:
-        text = read(arguments[1])
-        if BEGIN not in text or END not in text:
-            sys.exit(f"{arguments[1]}: no table between '{BEGIN}' and '{END}'")
-        if text[text.index(BEGIN):text.index(END) + len(END)] != table():
+        text, where = marked_block(arguments[1], BEGIN, END)
+        if text[where] != table():
             sys.exit(f"{arguments[1]}: its glue counts are not the sources' (write them with: "
-                     "python3 Tests/system/glue_counts.py)\n" + table())
+                     f"python3 Tests/system/glue_counts.py write {arguments[1]})\n" + table())
         print(f"{arguments[1]}: glue counts of {len(elements())} elements match the sources", flush=True)
     else:
         sys.exit(__doc__)

@@ -6,12 +6,15 @@ docs/platforms.md (.ci/run reads its sections line itself, before python3 is ins
   schedule.py doc [LOG]             the table docs/platforms.md shows, between its markers; with
                                     the log of a host run of `Tests/system/run`, each check's
                                     seconds in it
+  schedule.py write-doc FILE [LOG]  puts that table in FILE
   schedule.py check-doc FILE        exit 1 unless FILE's table is `doc`'s (seconds aside)
 Any malformed row (an unknown tier or section, two rows of one check for one section) is an
 error naming the schedule's line."""
 import os
 import re
 import sys
+
+from checks import marked_block, write_block
 
 SCHEDULE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schedule")
 TIERS = ("test", "ci")
@@ -121,15 +124,12 @@ def without_seconds(table):
 
 
 def check_doc(path):
-    with open(path, encoding="utf-8") as page:
-        text = page.read()
-    if BEGIN not in text or END not in text:
-        sys.exit(f"{path}: no schedule between '{BEGIN}' and '{END}'")
-    shown = text[text.index(BEGIN):text.index(END) + len(END)]
-    if without_seconds(shown) != without_seconds(doc()):
+    text, where = marked_block(path, BEGIN, END)
+    table = doc()
+    if without_seconds(text[where]) != without_seconds(table):
         sys.exit(f"{path}: its schedule of checks is not Tests/system/schedule's "
-                 "(write it with: python3 Tests/system/schedule.py doc)")
-    print(f"{path} shows the schedule: {len(read()[1])} rows", flush=True)
+                 f"(write it with: python3 Tests/system/schedule.py write-doc {path} LOG)")
+    print(f"{path} shows the schedule: {table.count(chr(10) + '| ') - 1} checks", flush=True)
 
 
 def main(arguments):
@@ -137,6 +137,8 @@ def main(arguments):
         plan(arguments[1], arguments[2].split())
     elif arguments[:1] == ["doc"] and len(arguments) <= 2:
         print(doc(*arguments[1:]))
+    elif arguments[:1] == ["write-doc"] and len(arguments) in (2, 3):
+        write_block(arguments[1], BEGIN, END, doc(*arguments[2:]))
     elif arguments[:1] == ["check-doc"] and len(arguments) == 2:
         check_doc(arguments[1])
     else:
