@@ -27,6 +27,8 @@ let package = Package(
         .executable(name: "replaycast", targets: ["ReplayCastCLI"]),
         // For apps: typed events and controls over a broadcast pipeline, elements registered in-process.
         .library(name: "ReplayCastKit", targets: ["ReplayCastKit"]),
+        // For test harnesses and load tools: swarms, uplink shaping, latency and sync checks, traces.
+        .library(name: "ReplayCastTools", targets: ["ReplayCastTools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,18 +52,29 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"])]),
         // The ReplayKit emulator's domain: device profiles, schedule, programmes, screen, barcode.
         .target(name: "ReplayKitModel", dependencies: ["MediaKernels"]),
+        // What the plugin and the Kit share beside the C shim: a lock, GObject property and
+        // bin reads, pad probes, mapped buffers, publish locations. Nothing here is public API.
+        .target(name: "ReplayCastSupport", dependencies: ["CReplayCast", "CGStreamer"]),
         .target(
             name: "ReplayCast",
-            dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"],
+            dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayCastSupport", "ReplayKitModel"],
             linkerSettings: strictLinking),
         // What applications need beside the elements: the GOutputStream hlssink2's playlists go through.
         .target(name: "CReplayCastKit", dependencies: ["CGStreamer"]),
+        // Depends on ReplayCast without importing it: the elements' @_cdecl exports that
+        // replaycast_init() registers are linked in from there.
         .target(name: "ReplayCastKit",
-                dependencies: ["ReplayCast", "CReplayCast", "CReplayCastKit", "CGStreamer", "MediaKernels", "ReplayKitModel"]),
+                dependencies: ["ReplayCast", "ReplayCastSupport", "CReplayCast", "CReplayCastKit", "CGStreamer", "MediaKernels",
+                               "ReplayKitModel"]),
+        // The rehearsal tooling the CLI runs around broadcasts: swarms, uplink shaping (tc and a
+        // relay), latency and sync readings at the far end, traces. Apps that embed a broadcast
+        // link the Kit without it.
+        .target(name: "ReplayCastTools",
+                dependencies: ["ReplayCastKit", "ReplayCastSupport", "CReplayCast", "CGStreamer", "MediaKernels", "ReplayKitModel"]),
         .executableTarget(name: "BroadcastEventsExample", dependencies: ["ReplayCastKit"], path: "examples/swift/BroadcastEvents"),
         .executableTarget(
             name: "ReplayCastCLI",
-            dependencies: ["ReplayCastKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["ReplayCastKit", "ReplayCastTools", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Costs of the kernels alone, printed by bench/kernels (release build).
         .executableTarget(name: "KernelBench", dependencies: ["MediaKernels", "MediaKernelsAVX2", "ReplayKitModel"], path: "bench/KernelBench"),
         // The resampler's quality measurements, for its tests and its printed table.
@@ -72,7 +85,7 @@ let package = Package(
         .testTarget(name: "ReplayKitModelTests", dependencies: ["ReplayKitModel", "MediaKernels"]),
         .target(name: "CTestSupport", dependencies: ["CGStreamer"], path: "Tests/CTestSupport"),
         .testTarget(name: "ReplayCastTests",
-                    dependencies: ["ReplayCast", "ReplayCastKit", "CReplayCast", "CReplayCastKit", "CGStreamer", "CGstCheck", "CTestSupport",
+                    dependencies: ["ReplayCast", "ReplayCastKit", "ReplayCastSupport", "ReplayCastTools", "CReplayCast", "CReplayCastKit", "CGStreamer", "CGstCheck", "CTestSupport",
                                    "MediaKernels", "ReplayKitModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import ReplayCastKit
+import ReplayCastTools
 
 extension ReplayCastCommand {
     struct CheckSync: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 import ReplayCastKit
+import ReplayCastTools
 
 /// Runs a pipeline as a `Broadcast`: shows what its events and traffic say, serves the
 /// preview when asked, and ends it cleanly (`--duration`, Ctrl-C).

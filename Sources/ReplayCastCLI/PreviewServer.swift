@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 import ReplayCastKit
+import ReplayCastTools
 import Synchronization
 
 /// `replaycast run --serve ADDRESS:PORT`: a small HTTP/1.1 server for watching a broadcast

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import ReplayCastKit
+import ReplayCastTools
 
 extension ReplayCastCommand {
     struct Swarm: AsyncParsableCommand {
@@ -117,7 +118,7 @@ extension ReplayCastCommand {
                                              + (pipeline.contains("/") ? "" : " in \(PipelineLibrary.folders.joined(separator: " or "))"))
             }
             let screen = screen!
-            let swarm = ReplayCastKit.Swarm(
+            let swarm = ReplayCastTools.Swarm(
                 plan: whole, shard: shardPart.index, of: shardPart.of, pipelineFile: file, url: url,
                 variables: ["WIDTH": String(screen.width), "HEIGHT": String(screen.height), "FPS": String(fps),
                             "KEYFRAME_INTERVAL": String(fps * 2), "VIDEO_BITRATE": String(videoBitrate)])

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import ArgumentParser
 import ReplayCastKit
+import ReplayCastTools
 
 extension ReplayCastCommand.Swarm {
     struct Merge: ParsableCommand {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import ReplayCast
 
 /// How a broadcast ended.
 public enum BroadcastEnding: Sendable, Equatable {
@@ -93,7 +92,7 @@ public final class Broadcast: Sendable {
     /// hold: decodebin holds the state change until it has a stream, which a live source
     /// (an SRT listener nobody calls, a silent UDP port) may never give. A failure shows in
     /// the ending.
-    func startWithoutWaiting() { _ = core.start() }
+    package func startWithoutWaiting() { _ = core.start() }
 
     /// Ends the broadcast cleanly: end-of-stream goes through the pipeline, so every output
     /// is finished (HLS playlists get EXT-X-ENDLIST, files are closed), then the pipeline

@@ -2,7 +2,7 @@
 import CGStreamer
 import CReplayCast
 import CReplayCastKit
-import ReplayCast
+import ReplayCastSupport
 
 /// Where a picture-in-picture goes in the output.
 public enum PicturePosition: Sendable, Equatable {

@@ -2,7 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
-import ReplayCast
+import ReplayCastSupport
 import Foundation
 
 /// The running part of a `Broadcast`: the pipeline and the thread that reads its bus. The

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import ReplayCast
+import ReplayCastSupport
 
 extension Broadcast {
     /// What has gone through the broadcast so far; callable from any thread, at any time.

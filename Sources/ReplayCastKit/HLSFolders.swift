@@ -2,7 +2,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import ReplayCast
+import ReplayCastSupport
 
 /// The folders every `hlssink2` writes to, checked before the pipeline starts. hlssink2
 /// opens a segment file only when the segment begins, with the stream already flowing: a

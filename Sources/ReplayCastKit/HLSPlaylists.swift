@@ -3,7 +3,7 @@ import CGStreamer
 import CReplayCast
 import CReplayCastKit
 import MediaKernels
-import ReplayCast
+import ReplayCastSupport
 
 /// Takes over the playlist writing of every `hlssink2` in a pipeline through its
 /// `get-playlist-stream` signal (hlssink2 keeps segmenting, naming and deleting files):

@@ -2,7 +2,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
-import ReplayCast
+import ReplayCastSupport
 import ReplayKitModel
 
 public typealias BroadcastAction = ReplayKitModel.BroadcastAction

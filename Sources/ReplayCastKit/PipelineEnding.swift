@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import ReplayCast
+import ReplayCastSupport
 
 /// How a broadcast pipeline is brought down.
 enum PipelineEnding {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import ReplayCast
+import ReplayCastSupport
 
 /// What each RTMP output's messages said: whether it reached its server, failed, why its
 /// attempts failed until it connected, and the last bitrate adaptive-bitrate set. Kept by the bus thread, read by any.

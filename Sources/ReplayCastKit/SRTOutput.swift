@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import ReplayCast
+import ReplayCastSupport
 
 /// An SRT output of a broadcast (an `srtsink` in caller mode, or an rtmpreconnectsink with an
 /// srt:// location, which has one inside) as it is now: its connection's statistics as libsrt

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
-import ReplayCast
+import ReplayCastSupport
 
 extension Broadcast {
     /// For command-line tools: Ctrl-C (SIGINT) ends the broadcast the way a user at a
@@ -33,5 +33,5 @@ extension Broadcast {
     /// second's call silenced the first's.
     private static let sigintIgnored: Void = { signal(SIGINT, SIG_IGN) }()
 
-    static func ignoreInterrupts() { _ = sigintIgnored }
+    package static func ignoreInterrupts() { _ = sigintIgnored }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import ReplayCast
+import ReplayCastSupport
 import Synchronization
 
 /// The counts behind `BroadcastTraffic`. Streaming threads only add to atomics, so counting

@@ -5,7 +5,10 @@ the ```text block under "## Module graph" (one line per target: `Target -> A, B`
 `Target -> nothing`), and every `import` of a package module in each Swift target's
 sources. Fails, listing each difference, when the document and the manifest disagree or
 when a target imports a package module it does not depend on (a module reached through
-another target's dependency, which SwiftPM would let through)."""
+another target's dependency, which SwiftPM would let through). Holds the lines between
+layers as well: the plugin target declares nothing `public`, `package` or `open` (it offers
+its elements through the C shim only), and no target reaches, through any chain of
+dependencies, a target of a layer above it (`FORBIDDEN`)."""
 import json
 import pathlib
 import re
@@ -13,6 +16,22 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+PLUGIN = "ReplayCast"
+# A target and what it must never reach: the plugin knows no application, the Kit no tooling.
+FORBIDDEN = {"ReplayCast": {"ReplayCastKit", "ReplayCastTools"}, "ReplayCastKit": {"ReplayCastTools"}}
+DECLARATION = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(public|package|open)\s+(?:[\w@]+\s+)*?(?:func|var|let|class|struct|enum|protocol|typealias|init|extension|subscript|actor)\b", re.M)
+
+
+def reached(targets, name):
+    """Every target `name` depends on, directly or through others."""
+    seen, todo = set(), list(targets[name][0])
+    while todo:
+        dependency = todo.pop()
+        if dependency in seen or dependency not in targets:
+            continue
+        seen.add(dependency)
+        todo.extend(targets[dependency][0])
+    return seen
 
 
 def manifest():
@@ -56,9 +75,20 @@ def main():
             for imported in re.findall(r"^(?:@testable |@_exported )?import (\w+)", source.read_text(), re.M):
                 if imported in modules and imported != name and imported not in declared:
                     problems.append(f"{source.relative_to(ROOT)} imports {imported}, which {name} does not depend on")
+    for name, never in FORBIDDEN.items():
+        for dependency in sorted(reached(targets, name) & never):
+            problems.append(f"{name} reaches {dependency}, a layer above it")
+    exported = 0
+    for source in sorted(targets[PLUGIN][1].rglob("*.swift")):
+        for match in DECLARATION.finditer(source.read_text()):
+            exported += 1
+            line = source.read_text().count("\n", 0, match.start()) + 1
+            problems.append(f"{source.relative_to(ROOT)}:{line}: the plugin declares something {match.group(1)}; "
+                            "it offers its elements through the C shim only")
     for problem in problems:
         print(problem)
-    print(f"{len(targets)} targets, {sum(len(d) for d, _ in targets.values())} dependencies, {checked} Swift files' imports checked")
+    print(f"{len(targets)} targets, {sum(len(d) for d, _ in targets.values())} dependencies, {checked} Swift files' imports checked, "
+          f"{len(FORBIDDEN)} layer lines, {exported} declarations of the plugin beyond its module")
     return 1 if problems else 0
 
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import ReplayCastSupport
 /// Flow control between dualmixer's inputs' upstream threads, which place buffers as they
 /// arrive, and the aggregator thread, which mixes: an input far enough ahead waits for the
 /// mix to move on, and inputs wait out a flushing seek until the mixer has restarted. Events

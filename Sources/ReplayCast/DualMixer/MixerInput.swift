@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import MediaKernels
+import ReplayCastSupport
 import Synchronization
 
 /// One dualmixer input (app or mic): its buffers are converted to Float, downmixed (three

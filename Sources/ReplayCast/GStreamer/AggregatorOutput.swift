@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 
 /// An aggregator's output segment and start time, which GstAggregator exposes only through
 /// macros (the source pad's segment) and variadic getters (its properties).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
+import ReplayCastSupport
 
 /// A value shared between threads, some of which wait for it to change: a pthread mutex
 /// guarding it and a condition variable broadcast on every `update`. `Synchronization.Mutex`

@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 
 /// Where a live pipcompositor's output frames fall in time with `start-with-main`: on the
 /// main picture's frames.

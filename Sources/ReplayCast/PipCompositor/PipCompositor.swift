@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 
 extension DebugLog {
     static let pipcompositor = DebugLog("pipcompositor")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 import ReplayKitModel
 
 /// app-location and mic-location: a file decoded by GStreamer (decodebin, audioconvert,

@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 import ReplayKitModel
 
 /// App or mic audio: buffers on the profile's cadence (22,596-frame bursts, 1024-frame

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 import ReplayKitModel
 
 /// Everything a broadcast run needs, resolved from the element's properties and the device

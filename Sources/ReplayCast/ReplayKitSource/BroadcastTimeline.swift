@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import ReplayCastSupport
 import ReplayKitModel
 
 /// The broadcast as a function of time, shared by the three stream threads and the

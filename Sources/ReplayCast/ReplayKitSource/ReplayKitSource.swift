@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 import ReplayKitModel
 
 extension DebugLog {

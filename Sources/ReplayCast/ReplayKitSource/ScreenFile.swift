@@ -3,6 +3,7 @@ import CGStreamer
 import CReplayCast
 import Glibc
 import MediaKernels
+import ReplayCastSupport
 import ReplayKitModel
 
 /// screen-location: a video file decoded by a pipeline of its own (decodebin, then

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import MediaKernels
+import ReplayCastSupport
 import ReplayKitModel
 
 /// The decoded pictures of a screen-location file, between the decoding pipeline's streaming

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 
 /// One of replaykitsrc's three streams. Each runs on its own pad task and alone touches its
 /// producer, so producers need no lock (`owner` checks that in debug builds); what they

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 
 /// How replaykitsrc's stream tasks wait: for PLAYING (live mode), for a running time on the
 /// pipeline clock, or for an action signal. Every wait ends when the pads deactivate; a

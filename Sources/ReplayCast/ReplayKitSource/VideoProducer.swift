@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 import ReplayKitModel
 
 /// The screen: NV12 full range, a frame per 1/30 s slot while the screen changes, none while

@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 
 /// The thread that owns rtmpreconnectsink's connection between start and stop: it starts
 /// attempts, hears from each attempt's pipeline (through the inbox), decides what a failure

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 
 /// With while-disconnected=keep: what arrived while there was no connection, per stream, to
 /// send first once the next connection is accepted. Video is kept from a keyframe and trimmed

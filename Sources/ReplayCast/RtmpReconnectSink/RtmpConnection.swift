@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 import Synchronization
 
 /// One attempt at publishing: a private pipeline, queue per stream ! muxer ! network sink

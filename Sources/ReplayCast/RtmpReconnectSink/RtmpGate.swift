@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 
 /// What the streaming threads and the connection thread share: whether data goes to a
 /// connection now, and what happens to it otherwise. Behind a `Locked` in RtmpReconnectSink;

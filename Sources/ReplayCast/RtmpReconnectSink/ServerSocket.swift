@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
+import ReplayCastSupport
 
 /// The TCP socket rtmp2sink publishes on, found among this process's descriptors by its
 /// peer (the server's address and port), for one figure rtmp2sink does not give: how many

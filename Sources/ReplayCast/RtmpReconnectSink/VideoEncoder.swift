@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 
 /// The encoder whose bitrate adaptive-bitrate sets: the first element upstream of the video
 /// pad, through one-input elements (parsers, queues, capsfilters), that is one of the known

@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 
 extension DebugLog {
     static let volumemeter = DebugLog("volumemeter")

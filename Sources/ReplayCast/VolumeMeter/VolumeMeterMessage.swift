@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
+import ReplayCastSupport
 
 /// The `volumemeter` element message: level's fields and units, plus `volume` and, with
 /// loudness on, the EBU R128 values.

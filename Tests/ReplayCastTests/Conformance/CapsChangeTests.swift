@@ -4,6 +4,7 @@ import CGstCheck
 import CReplayCast
 import MediaKernels
 @testable import ReplayCast
+import ReplayCastSupport
 import Testing
 
 /// New caps between two buffers, as a device switching its audio route or a screen turning

@@ -3,6 +3,7 @@ import CGStreamer
 import CGstCheck
 import CReplayCast
 import Foundation
+import ReplayCastSupport
 import Testing
 
 /// FLUSH_START and FLUSH_STOP landing in the middle of a burst of buffers: one thread

@@ -5,6 +5,7 @@ import CReplayCast
 import CTestSupport
 import Foundation
 @testable import ReplayCast
+import ReplayCastSupport
 import Testing
 
 /// Odd buffers from a seeded generator (reproducible: the seed is in the test's name): empty

@@ -3,6 +3,7 @@ import CGStreamer
 import CReplayCast
 import Foundation
 import ReplayCast
+import ReplayCastSupport
 import Testing
 
 /// Inputs that come and go, as ReplayKit delivers them: each scenario must finish, keep the

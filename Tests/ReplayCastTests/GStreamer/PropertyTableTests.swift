@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 @testable import ReplayCast
+import ReplayCastSupport
 import Testing
 
 /// The Swift property tables against what GObject sees: every row installed under its id,

@@ -4,6 +4,8 @@ import CReplayCast
 import Foundation
 import ReplayCast
 import ReplayCastKit
+import ReplayCastSupport
+import ReplayCastTools
 import Testing
 
 /// ReplayCastKit's bad-use errors and controls that need no real time.

@@ -4,6 +4,7 @@ import CReplayCast
 import Foundation
 import MediaKernels
 @testable import ReplayCast
+import ReplayCastSupport
 import Synchronization
 import Testing
 

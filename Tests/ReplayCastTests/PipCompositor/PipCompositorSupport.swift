@@ -4,6 +4,7 @@ import CReplayCast
 import Foundation
 import MediaKernels
 @testable import ReplayCast
+import ReplayCastSupport
 
 /// A video frame copied out of a pipeline: planes packed row after row (no padding), so
 /// frames of the same caps compare byte for byte whatever the strides of the buffers.

@@ -4,6 +4,7 @@ import CReplayCast
 import CReplayCastKit
 import Foundation
 import ReplayCast
+import ReplayCastSupport
 import Testing
 
 /// replaykitsrc in real time on the pipeline clock.

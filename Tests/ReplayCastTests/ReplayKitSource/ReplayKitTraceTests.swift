@@ -4,6 +4,8 @@ import CReplayCast
 import Foundation
 import ReplayCast
 import ReplayCastKit
+import ReplayCastSupport
+import ReplayCastTools
 import ReplayKitModel
 import Testing
 

@@ -3,6 +3,7 @@ import CGStreamer
 import CReplayCast
 import Foundation
 @testable import ReplayCast
+import ReplayCastSupport
 import Testing
 
 /// while-disconnected=keep loses nothing a connection can still take: streams are kept in

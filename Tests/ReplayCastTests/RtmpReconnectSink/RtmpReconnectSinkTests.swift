@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
-import Testing
 @testable import ReplayCast
+import ReplayCastSupport
+import Testing
 
 /// rtmpreconnectsink's decisions that need no server: backoff, what a failure means, which
 /// buffers go to a connection, what is kept while disconnected, and its start-up errors.

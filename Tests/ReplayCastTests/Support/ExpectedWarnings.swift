@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
-import Glibc
 import CReplayCast
+import Glibc
 import ReplayCast
+import ReplayCastSupport
 
 /// Any GLib warning or critical aborts the test process (as G_DEBUG=fatal-warnings makes them
 /// fatal, which scripts/test sets; made so here too, for a plain `swift test`), except one a

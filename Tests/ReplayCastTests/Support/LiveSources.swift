@@ -3,6 +3,7 @@ import CGStreamer
 import CReplayCast
 import Foundation
 import ReplayCast
+import ReplayCastSupport
 
 /// The live GstBaseSrc sources of a pipeline, around a race in GStreamer itself.
 ///

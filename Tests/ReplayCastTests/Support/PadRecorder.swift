@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import ReplayCast
+import ReplayCastSupport
 
 /// Records what flows through a pad (buffers with their timing and flags, and events) from
 /// a pad probe, so tests can assert on timestamps, gaps, caps and tags.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 import ReplayCastKit
+import ReplayCastTools
 
 /// A real SRT receiver on 127.0.0.1 (scripts/srt-receiver: srt-live-transmit in listener
 /// mode) on a port of its own, recording each caller's connection to recording-N.ts in a

@@ -3,6 +3,7 @@ import CGStreamer
 import CReplayCast
 import Foundation
 import ReplayCast
+import ReplayCastSupport
 import Synchronization
 
 /// One pipeline, kept for its whole life, driven through sequences of state changes, each

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import ReplayCastKit
+import ReplayCastTools
 import Testing
 
 @Suite struct LatencyCheckTests {

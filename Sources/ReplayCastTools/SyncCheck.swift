@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import Foundation
+import ReplayCastKit
 import ReplayKitModel
 
 public typealias SyncMarkReport = SyncMarkDetector.Report

@@ -2,7 +2,8 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
-import ReplayCast
+import ReplayCastKit
+import ReplayCastSupport
 import ReplayKitModel
 
 public typealias BroadcastTrace = ReplayKitModel.BroadcastTrace

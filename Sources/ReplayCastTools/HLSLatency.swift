@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 import MediaKernels
+import ReplayCastKit
 import ReplayKitModel
 
 /// `LatencyCheck` on an HLS playlist: polled every 100 ms, each newly listed segment timed

@@ -2,7 +2,7 @@
 import CGStreamer
 import CReplayCast
 import MediaKernels
-import ReplayCast
+import ReplayCastSupport
 import ReplayKitModel
 import Synchronization
 

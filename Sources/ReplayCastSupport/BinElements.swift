@@ -4,14 +4,14 @@ import CReplayCast
 
 /// The elements inside a bin, at any depth, as an array: GstIterator's GValue plumbing in
 /// one place. The bin keeps the elements alive; the pointers are not extra references.
-public enum BinElements {
+package enum BinElements {
     /// Every element in `bin` (recursively).
-    public static func all(in bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
+    package static func all(in bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
         collect(gst_bin_iterate_recurse(rc_bin(bin)))
     }
 
     /// The elements in `bin` made by the factory named `factory`.
-    public static func made(by factory: String, in bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
+    package static func made(by factory: String, in bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
         collect(gst_bin_iterate_all_by_element_factory_name(rc_bin(bin), factory))
     }
 

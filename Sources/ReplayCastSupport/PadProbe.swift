@@ -3,8 +3,8 @@ import CGStreamer
 
 /// A pad probe that calls a Swift closure; the pad keeps the closure (and what it captures)
 /// alive until the probe goes with it.
-public enum PadProbe {
-    public typealias Handler = @Sendable (UnsafeMutablePointer<GstPadProbeInfo>, UnsafeMutableRawPointer) -> Void
+package enum PadProbe {
+    package typealias Handler = @Sendable (UnsafeMutablePointer<GstPadProbeInfo>, UnsafeMutableRawPointer) -> Void
 
     private final class Box: Sendable {
         let handler: Handler
@@ -13,7 +13,7 @@ public enum PadProbe {
     }
 
     /// Calls `handler` with the probe's info and its data (buffer or event) for every item `mask` selects.
-    public static func add(to pad: UnsafeMutablePointer<GstPad>, _ mask: GstPadProbeType, _ handler: @escaping Handler) {
+    package static func add(to pad: UnsafeMutablePointer<GstPad>, _ mask: GstPadProbeType, _ handler: @escaping Handler) {
         gst_pad_add_probe(pad, mask, { _, info, box in
             guard let info, let box, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
             Unmanaged<Box>.fromOpaque(box).takeUnretainedValue().handler(info, data)

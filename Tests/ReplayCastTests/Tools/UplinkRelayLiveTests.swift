@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import ReplayCastKit
+import ReplayCastTools
 import Testing
 
 /// The uplink relay's own link (a swarm broadcaster's uplink): its rate over TCP and UDP,

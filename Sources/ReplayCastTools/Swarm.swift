@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
-import ReplayCast
+import ReplayCastKit
+import ReplayCastSupport
 import Synchronization
 
 /// Many emulated broadcasters at once, each a `Broadcast` of one pipeline file with its own

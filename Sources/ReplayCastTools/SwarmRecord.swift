@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import ReplayCastKit
 
 /// What one broadcaster of a swarm did, as `--report` writes it.
 public struct SwarmRecord: Codable, Sendable, Equatable {

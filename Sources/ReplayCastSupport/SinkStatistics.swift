@@ -9,8 +9,8 @@ import CReplayCast
 /// connection, and one that fails (no receiver) ends its streaming; GstBaseSink counts that
 /// render too. So an srtsink's are read only once it has rendered two buffers: the second
 /// comes only after a connection was made. Before that there are none (nil).
-public enum SinkStatistics {
-    public static func read<Result>(_ sink: UnsafeMutablePointer<GstElement>,
+package enum SinkStatistics {
+    package static func read<Result>(_ sink: UnsafeMutablePointer<GstElement>,
                                     _ body: (UnsafePointer<GstStructure>?) -> Result) -> Result {
         guard !isSrtSink(sink) || rendered(sink) >= 2 else { return body(nil) }
         return ObjectProperties.structure(sink, "stats", body)

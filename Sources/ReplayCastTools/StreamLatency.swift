@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 import MediaKernels
+import ReplayCastKit
 
 /// `LatencyCheck` on a stream: decoded as it arrives, a summary every second. A decoder that
 /// fails (a server that has no such stream yet, a connection that drops) is started again

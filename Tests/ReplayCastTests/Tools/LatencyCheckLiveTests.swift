@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 import ReplayCastKit
+import ReplayCastTools
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import ReplayCast
+import ReplayCastSupport
 
 /// A publish URL (`rtmp://` or `srt://`) taken through an uplink relay: the relay on
 /// 127.0.0.1 passes to the URL's host and port, and the broadcast publishes to the relay

@@ -4,7 +4,7 @@ import CReplayCast
 
 extension UnsafeMutablePointer where Pointee == GstBuffer {
     /// Runs `body` on the buffer's memory mapped for reading; nil if it cannot be mapped.
-    public func withReadableBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    package func withReadableBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
         var map = GstMapInfo()
         guard gst_buffer_map(self, &map, GST_MAP_READ) != 0 else { return nil }
         defer { gst_buffer_unmap(self, &map) }
@@ -13,19 +13,19 @@ extension UnsafeMutablePointer where Pointee == GstBuffer {
 
     /// Runs `body` on the buffer's memory mapped for writing; nil if it cannot be mapped.
     @discardableResult
-    func withWritableBytes<R>(_ body: (UnsafeMutablePointer<UInt8>) -> R) -> R? {
+    package func withWritableBytes<R>(_ body: (UnsafeMutablePointer<UInt8>) -> R) -> R? {
         var map = GstMapInfo()
         guard gst_buffer_map(self, &map, GST_MAP_WRITE) != 0, let data = map.data else { return nil }
         defer { gst_buffer_unmap(self, &map) }
         return body(data)
     }
 
-    var presentationTime: GstClockTime { pointee.pts }
-    var isDiscont: Bool { rc_buffer_is_discont(self) != 0 }
-    var isGap: Bool { rc_buffer_is_gap(self) != 0 }
+    package var presentationTime: GstClockTime { pointee.pts }
+    package var isDiscont: Bool { rc_buffer_is_discont(self) != 0 }
+    package var isGap: Bool { rc_buffer_is_gap(self) != 0 }
 }
 
 extension GstClockTime {
-    static let none = GstClockTime.max
-    var isValid: Bool { self != .none }
+    package static let none = GstClockTime.max
+    package var isValid: Bool { self != .none }
 }

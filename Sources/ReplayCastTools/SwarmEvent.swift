@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import ReplayCastKit
 
 /// What one broadcaster of a `Swarm` did, in the order it happened to that broadcaster.
 /// Broadcasters run side by side, so two broadcasters' events interleave freely.
