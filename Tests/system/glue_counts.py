@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The lines of glue each element costs, for docs/adding-an-element.md: its C file and header,
 its Swift property table, its Swift exports (the `@_cdecl` functions, each to its closing
-brace, in every file of its folder), its DebugLog and its `RC_ELEMENTS` row; and the whole
+brace, in every file of its folder, and the lines tying its instance structs to their Swift
+objects: `SwiftStateSlot` conformances, `typealias Instance`), its DebugLog and its `RC_ELEMENTS` row; and the whole
 C shim's lines.
   glue_counts.py              prints the table, between the page's markers
   glue_counts.py write FILE   puts that table in FILE
@@ -53,7 +54,11 @@ def export_lines(text):
             count += index - start
         else:
             index += 1
-    return count
+    return count + len(STATE_TIES.findall(text))
+
+
+# The lines that tie an instance struct to its Swift object (GStreamer/SwiftState.swift).
+STATE_TIES = re.compile(r"^extension Rc\w+: SwiftStateSlot \{\}$|^\s*typealias Instance = Rc\w+$", re.M)
 
 
 def count(element):

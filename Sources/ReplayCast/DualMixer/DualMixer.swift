@@ -14,14 +14,15 @@ extension DebugLog {
 /// each input's timeline (locked for copies), the start time, the next output frame and the
 /// flow control (`DualMixerFlow`). Properties live in the C instance and are copied per
 /// output buffer. Events, seeks and state changes are in DualMixerEvents.swift.
-final class DualMixer {
+final class DualMixer: OwnedSwiftState {
+    typealias Instance = RcDualMixer
     enum OutputFormat { case s16le, f32le }
 
     let inputs = [MixerInput(name: "app"), MixerInput(name: "mic")]
     let flow = DualMixerFlow()
     /// The mix side (output format, mix buffers, levels) belongs to the aggregator's thread,
     /// and to start/stop/flush while that thread is held; checked in debug builds.
-    let mixOwner = StreamingOwner("dualmixer mix")
+    let owner = StreamingOwner("dualmixer mix")
     // Dynamic exclusivity checks on the mix side came to four per output buffer.
     @exclusivity(unchecked) private var output: OutputFormat = .s16le
     /// Running time of output frame 0, fixed by the first buffer on either input (or the first
@@ -53,10 +54,6 @@ final class DualMixer {
     deinit {
         bus.deallocate()
         scratch.deallocate()
-    }
-
-    static func of(_ element: UnsafeMutablePointer<RcDualMixer>) -> DualMixer {
-        Unmanaged<DualMixer>.fromOpaque(element.pointee.state).takeUnretainedValue()
     }
 
     func start() {
@@ -365,25 +362,19 @@ final class DualMixer {
     }
 }
 
+extension RcDualMixer: SwiftStateSlot {}
+
 @_cdecl("rc_dualmixer_state_new")
-func dualMixerStateNew() -> UnsafeMutableRawPointer {
-    Unmanaged.passRetained(DualMixer()).toOpaque()
-}
+func dualMixerStateNew() -> UnsafeMutableRawPointer { DualMixer().retained() }
 
 @_cdecl("rc_dualmixer_start")
-func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
-    let mixer = DualMixer.of(element)
-    mixer.mixOwner.run { mixer.start() }
-    return 1
-}
+func dualMixerStart(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean { DualMixer.owning(element) { $0.start(); return 1 } }
 
 @_cdecl("rc_dualmixer_stop")
 func dualMixerStop(_ element: UnsafeMutablePointer<RcDualMixer>) -> gboolean {
     // Every level message of the run is on the bus before the element leaves PAUSED.
     MessagePoster.flush()
-    let mixer = DualMixer.of(element)
-    mixer.mixOwner.run { mixer.stop() }
-    return 1
+    return DualMixer.owning(element) { $0.stop(); return 1 }
 }
 
 /// The output format is S16LE unless downstream takes only F32LE: the first the caps list.
@@ -395,16 +386,11 @@ func dualMixerFixateSrcCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ caps
 
 @_cdecl("rc_dualmixer_set_output_caps")
 func dualMixerSetOutputCaps(_ element: UnsafeMutablePointer<RcDualMixer>, _ caps: UnsafeMutablePointer<GstCaps>) -> gboolean {
-    let mixer = DualMixer.of(element)
-    return mixer.mixOwner.run { mixer.setOutputCaps(caps) } ? 1 : 0
+    DualMixer.owning(element) { $0.setOutputCaps(caps) } ? 1 : 0
 }
 
 @_cdecl("rc_dualmixer_flush")
-func dualMixerFlush(_ element: UnsafeMutablePointer<RcDualMixer>) -> GstFlowReturn {
-    let mixer = DualMixer.of(element)
-    mixer.mixOwner.run { mixer.flush() }
-    return GST_FLOW_OK
-}
+func dualMixerFlush(_ element: UnsafeMutablePointer<RcDualMixer>) -> GstFlowReturn { DualMixer.owning(element) { $0.flush(); return GST_FLOW_OK } }
 
 @_cdecl("rc_dualmixer_chain")
 func dualMixerChain(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: UnsafeMutablePointer<RcDualMixerPad>,
@@ -414,6 +400,5 @@ func dualMixerChain(_ element: UnsafeMutablePointer<RcDualMixer>, _ pad: UnsafeM
 
 @_cdecl("rc_dualmixer_aggregate")
 func dualMixerAggregate(_ element: UnsafeMutablePointer<RcDualMixer>, _ timeout: gboolean) -> GstFlowReturn {
-    let mixer = DualMixer.of(element)
-    return mixer.mixOwner.run { mixer.aggregate(element, timeout: timeout != 0) }
+    DualMixer.owning(element) { $0.aggregate(element, timeout: timeout != 0) }
 }

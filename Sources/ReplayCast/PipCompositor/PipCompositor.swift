@@ -19,7 +19,8 @@ extension DebugLog {
 /// with what they cover saved (`RegionStore`) so that the same main picture can be shown
 /// again; otherwise the frame is composed: background, the main picture converted, rotated or
 /// scaled as needed, the PiPs.
-final class PipCompositor {
+final class PipCompositor: OwnedSwiftState {
+    typealias Instance = RcPipCompositor
     /// The frame state (plans, held buffers, scratch) belongs to the aggregator's thread, and
     /// to start/stop while it is halted; checked in debug builds.
     let owner = StreamingOwner("pipcompositor")
@@ -76,10 +77,6 @@ final class PipCompositor {
         pads.deallocate()
         targets.deallocate()
         drawn.deallocate()
-    }
-
-    static func of(_ element: UnsafeMutablePointer<RcPipCompositor>) -> PipCompositor {
-        Unmanaged<PipCompositor>.fromOpaque(element.pointee.state).takeUnretainedValue()
     }
 
     // MARK: - Per frame
@@ -486,35 +483,26 @@ final class PipCompositor {
     }
 }
 
-extension PictureLayer {
-    static func of(_ pad: UnsafeMutablePointer<RcPipCompositorPad>) -> PictureLayer {
-        Unmanaged<PictureLayer>.fromOpaque(pad.pointee.state).takeUnretainedValue()
-    }
+extension PictureLayer: SwiftState {
+    typealias Instance = RcPipCompositorPad
 }
 
 // MARK: - Exports
 
+extension RcPipCompositor: SwiftStateSlot {}
+extension RcPipCompositorPad: SwiftStateSlot {}
+
 @_cdecl("rc_pipcompositor_state_new")
-func pipcompositorStateNew() -> UnsafeMutableRawPointer {
-    Unmanaged.passRetained(PipCompositor()).toOpaque()
-}
+func pipcompositorStateNew() -> UnsafeMutableRawPointer { PipCompositor().retained() }
 
 @_cdecl("rc_pipcompositor_pad_state_new")
-func pipcompositorPadStateNew() -> UnsafeMutableRawPointer {
-    Unmanaged.passRetained(PictureLayer()).toOpaque()
-}
+func pipcompositorPadStateNew() -> UnsafeMutableRawPointer { PictureLayer().retained() }
 
 @_cdecl("rc_pipcompositor_start")
-func pipcompositorStart(_ element: UnsafeMutablePointer<RcPipCompositor>) {
-    let compositor = PipCompositor.of(element)
-    compositor.owner.run { compositor.start() }
-}
+func pipcompositorStart(_ element: UnsafeMutablePointer<RcPipCompositor>) { PipCompositor.owning(element) { $0.start() } }
 
 @_cdecl("rc_pipcompositor_stop")
-func pipcompositorStop(_ element: UnsafeMutablePointer<RcPipCompositor>) {
-    let compositor = PipCompositor.of(element)
-    compositor.owner.run { compositor.stop() }
-}
+func pipcompositorStop(_ element: UnsafeMutablePointer<RcPipCompositor>) { PipCompositor.owning(element) { $0.stop() } }
 
 @_cdecl("rc_pipcompositor_tag")
 func pipcompositorTag(_ element: UnsafeMutablePointer<RcPipCompositor>, _ pad: UnsafeMutablePointer<RcPipCompositorPad>,
@@ -536,6 +524,5 @@ func pipcompositorAggregateFrames(_ element: UnsafeMutablePointer<RcPipComposito
 
 @_cdecl("rc_pipcompositor_aggregate")
 func pipcompositorAggregate(_ element: UnsafeMutablePointer<RcPipCompositor>, _ timeout: gboolean) -> GstFlowReturn {
-    let compositor = PipCompositor.of(element)
-    return compositor.owner.run { compositor.aggregate(element, timeout: timeout != 0) }
+    PipCompositor.owning(element) { $0.aggregate(element, timeout: timeout != 0) }
 }

@@ -16,7 +16,8 @@ extension DebugLog {
 /// dropping it, so it lives behind one lock: a reader takes its own references out, then
 /// works without the lock. Each producer is touched only by its own task and the timeline
 /// synchronises itself.
-final class ReplayKitSource: Sendable {
+final class ReplayKitSource: SwiftState, Sendable {
+    typealias Instance = RcReplayKitSrc
     /// What exists between start and stop.
     private struct Running: Sendable {
         let configuration: BroadcastConfiguration
@@ -32,10 +33,6 @@ final class ReplayKitSource: Sendable {
     private let rejection = Locked<String?>(nil)
 
     init(element: UnsafeMutablePointer<RcReplayKitSrc>) { self.element = element }
-
-    static func of(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> ReplayKitSource {
-        Unmanaged<ReplayKitSource>.fromOpaque(element.pointee.state).takeUnretainedValue()
-    }
 
     /// The string properties have a grammar and are checked when set: a bad value is refused
     /// (the property keeps its previous value), said in a warning, and kept as the reason the
@@ -243,10 +240,10 @@ final class ReplayKitSource: Sendable {
     }
 }
 
+extension RcReplayKitSrc: SwiftStateSlot {}
+
 @_cdecl("rc_replaykitsrc_state_new")
-func replayKitSourceNew(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> UnsafeMutableRawPointer {
-    Unmanaged.passRetained(ReplayKitSource(element: element)).toOpaque()
-}
+func replayKitSourceNew(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> UnsafeMutableRawPointer { ReplayKitSource(element: element).retained() }
 
 @_cdecl("rc_replaykitsrc_open")
 func replayKitSourceOpen(_ element: UnsafeMutablePointer<RcReplayKitSrc>) -> gboolean {

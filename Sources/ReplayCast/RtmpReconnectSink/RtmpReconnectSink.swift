@@ -11,7 +11,8 @@ extension DebugLog {
 /// buffer through the gate; the connection thread (ConnectionThread), which exists between
 /// start and stop, makes and breaks connections. Neither holds the gate's lock while pushing
 /// or posting.
-final class RtmpReconnectSink {
+final class RtmpReconnectSink: SwiftState {
+    typealias Instance = RcRtmpReconnectSink
     let gate = Locked(RtmpGate())
     /// Between start and stop (both on the thread changing the element's state); read by the
     /// streaming threads, which take the reference out and call it with the lock released.
@@ -70,10 +71,6 @@ final class RtmpReconnectSink {
         guard let now = SinkStatistics.read(sink, { $0.map { gst_structure_copy($0) } }) else { return last }
         if let last { gst_structure_free(last) }
         return now
-    }
-
-    static func of(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> RtmpReconnectSink {
-        Unmanaged<RtmpReconnectSink>.fromOpaque(element.pointee.state).takeUnretainedValue()
     }
 
     static func settings(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> RtmpSettings {
@@ -294,10 +291,10 @@ struct RtmpSettings {
     }
 }
 
+extension RcRtmpReconnectSink: SwiftStateSlot {}
+
 @_cdecl("rc_rtmpreconnectsink_state_new")
-func rtmpReconnectSinkStateNew() -> UnsafeMutableRawPointer {
-    Unmanaged.passRetained(RtmpReconnectSink()).toOpaque()
-}
+func rtmpReconnectSinkStateNew() -> UnsafeMutableRawPointer { RtmpReconnectSink().retained() }
 
 @_cdecl("rc_rtmpreconnectsink_start")
 func rtmpReconnectSinkStart(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> gboolean {

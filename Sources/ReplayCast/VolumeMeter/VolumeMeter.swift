@@ -12,7 +12,8 @@ extension DebugLog {
 /// buffers, serialized events) and by start/stop while streaming is halted, so it needs no
 /// lock (`owner` checks that in debug builds); properties live in the C instance and are
 /// copied again when a write count there has moved (one atomic read per buffer).
-final class VolumeMeter {
+final class VolumeMeter: OwnedSwiftState {
+    typealias Instance = RcVolumeMeter
     let owner = StreamingOwner("volumemeter")
     @exclusivity(unchecked) var format: AudioFormat?
     @exclusivity(unchecked) var meter: LevelMeter?
@@ -29,10 +30,6 @@ final class VolumeMeter {
     /// The C instance's write count when the settings were last copied (at caps, then
     /// whenever it moved).
     @exclusivity(unchecked) var settingsCopiedAt: gint = 0
-
-    static func of(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> VolumeMeter {
-        Unmanaged<VolumeMeter>.fromOpaque(element.pointee.state).takeUnretainedValue()
-    }
 
     /// The element's settings as the streaming thread uses them.
     struct Settings {
@@ -231,44 +228,33 @@ final class VolumeMeter {
     }
 }
 
+extension RcVolumeMeter: SwiftStateSlot {}
+
 @_cdecl("rc_volumemeter_state_new")
-func volumemeterStateNew() -> UnsafeMutableRawPointer {
-    Unmanaged.passRetained(VolumeMeter()).toOpaque()
-}
+func volumemeterStateNew() -> UnsafeMutableRawPointer { VolumeMeter().retained() }
 
 @_cdecl("rc_volumemeter_start")
-func volumemeterStart(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean {
-    let meter = VolumeMeter.of(element)
-    meter.owner.run { meter.start() }
-    return 1
-}
+func volumemeterStart(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean { VolumeMeter.owning(element) { $0.start(); return 1 } }
 
 @_cdecl("rc_volumemeter_stop")
-func volumemeterStop(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean {
-    let meter = VolumeMeter.of(element)
-    meter.owner.run { meter.stop() }
-    return 1
-}
+func volumemeterStop(_ element: UnsafeMutablePointer<RcVolumeMeter>) -> gboolean { VolumeMeter.owning(element) { $0.stop(); return 1 } }
 
 @_cdecl("rc_volumemeter_set_caps")
 func volumemeterSetCaps(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ caps: UnsafeMutablePointer<GstCaps>,
                         _ outcaps: UnsafeMutablePointer<GstCaps>) -> gboolean {
-    let meter = VolumeMeter.of(element)
-    return meter.owner.run { meter.setCaps(element, caps) } ? 1 : 0
+    VolumeMeter.owning(element) { $0.setCaps(element, caps) } ? 1 : 0
 }
 
 @_cdecl("rc_volumemeter_transform_ip")
 func volumemeterTransformIP(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
-    let meter = VolumeMeter.of(element)
-    return meter.owner.run { meter.transform(element, buffer) }
+    VolumeMeter.owning(element) { $0.transform(element, buffer) }
 }
 
 @_cdecl("rc_volumemeter_sink_event")
 func volumemeterSinkEvent(_ element: UnsafeMutablePointer<RcVolumeMeter>, _ event: UnsafeMutablePointer<GstEvent>) {
-    let meter = VolumeMeter.of(element)
     switch rc_event_type(event) {
-    case GST_EVENT_EOS: meter.owner.run { meter.endOfStream(element) }
-    case GST_EVENT_FLUSH_STOP: meter.owner.run { meter.flushStop(element) }
+    case GST_EVENT_EOS: VolumeMeter.owning(element) { $0.endOfStream(element) }
+    case GST_EVENT_FLUSH_STOP: VolumeMeter.owning(element) { $0.flushStop(element) }
     default: break
     }
 }
