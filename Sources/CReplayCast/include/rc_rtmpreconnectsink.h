@@ -4,12 +4,12 @@
 
 #include "rc_element.h"
 
-/* The two elementary streams an FLV stream carries, in the order of the request pads. */
+/* The two elementary streams a publish carries (in FLV or MPEG-TS), in request pad order. */
 typedef enum {
-  RC_RTMP_VIDEO = 0,
-  RC_RTMP_AUDIO = 1,
-  RC_RTMP_STREAM_COUNT = 2,
-} RcRtmpStream;
+  RC_PUBLISH_VIDEO = 0,
+  RC_PUBLISH_AUDIO = 1,
+  RC_PUBLISH_STREAM_COUNT = 2,
+} RcPublishStream;
 
 /* What happens to data that arrives while there is no connection. */
 typedef enum {
@@ -19,12 +19,12 @@ typedef enum {
 
 /* The connection, as the read-only `connection` property reports it. */
 typedef enum {
-  RC_RTMP_STOPPED = 0,    /* not streaming (NULL/READY) */
-  RC_RTMP_CONNECTING = 1, /* an attempt is under way */
-  RC_RTMP_CONNECTED = 2,  /* the server accepted the stream */
-  RC_RTMP_WAITING = 3,    /* lost; waiting out the backoff before the next attempt */
-  RC_RTMP_FAILED = 4,     /* refused, or out of retries: an error was posted */
-} RcRtmpConnection;
+  RC_PUBLISH_STOPPED = 0,    /* not streaming (NULL/READY) */
+  RC_PUBLISH_CONNECTING = 1, /* an attempt is under way */
+  RC_PUBLISH_CONNECTED = 2,  /* the server accepted the stream */
+  RC_PUBLISH_WAITING = 3,    /* lost; waiting out the backoff before the next attempt */
+  RC_PUBLISH_FAILED = 4,     /* refused, or out of retries: an error was posted */
+} RcPublishConnection;
 
 /* Property values under the object lock; Swift takes a copy when it starts an attempt and
  * once per buffer. `connection` and `reconnections` are read-only: Swift publishes them. */
@@ -38,7 +38,7 @@ typedef struct {
   guint64 buffer_duration; /* ns kept with while-disconnected=keep */
   gboolean adaptive_bitrate;
   guint min_bitrate; /* kbit/s */
-  RcRtmpConnection connection;
+  RcPublishConnection connection;
   guint reconnections;
 } RcRtmpReconnectSinkSettings;
 
@@ -48,8 +48,8 @@ typedef struct {
    * feeds the current connection's muxer. Pads are requested and released only in NULL or
    * READY (an FLV header names its streams once), under the object lock; GstElement's dispose
    * releases them, and each out pad with its request pad. */
-  GstPad *sinkpads[RC_RTMP_STREAM_COUNT];
-  GstPad *outpads[RC_RTMP_STREAM_COUNT];
+  GstPad *sinkpads[RC_PUBLISH_STREAM_COUNT];
+  GstPad *outpads[RC_PUBLISH_STREAM_COUNT];
   RcRtmpReconnectSinkSettings settings;
   void *state; /* Swift RtmpReconnectSink, retained; instance init to finalize */
 } RcRtmpReconnectSink;

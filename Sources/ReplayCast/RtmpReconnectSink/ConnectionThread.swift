@@ -10,13 +10,13 @@ import ReplayCastSupport
 /// only through the inbox, so it never waits on the element's streaming threads.
 final class ConnectionThread {
     private let element: UnsafeMutablePointer<RcRtmpReconnectSink>
-    private let gate: Locked<RtmpGate>
+    private let gate: Locked<PublishGate>
     private let pads: [RtmpReconnectSink.Pad]
     /// GAsyncQueue of GstMessage: the attempts' bus messages and the element's requests.
     private let inbox: OpaquePointer
     private var thread: UnsafeMutablePointer<GThread>?
 
-    private var connection: RtmpConnection?
+    private var connection: PublishAttempt?
     /// Where the attempts go, as every message and log names it (PublishTransport.shown).
     private var location: String
     /// Attempts since a stream was last accepted (0: the first connection).
@@ -47,9 +47,9 @@ final class ConnectionThread {
     }
 
     /// Starts the first attempt before returning, so data that arrives next has somewhere to go.
-    init(element: UnsafeMutablePointer<RcRtmpReconnectSink>, gate: Locked<RtmpGate>, settings: RtmpSettings,
+    init(element: UnsafeMutablePointer<RcRtmpReconnectSink>, gate: Locked<PublishGate>, settings: PublishSettings,
          pads: [RtmpReconnectSink.Pad])
-        throws(RtmpConnectionError) {
+        throws(PublishAttemptError) {
         self.element = element
         self.gate = gate
         self.pads = pads
@@ -148,27 +148,27 @@ final class ConnectionThread {
     private func checkAccepted() {
         guard let connection, !accepted, connection.pollAnswered(now: Self.monotonic()) else { return }
         accepted = true
-        let (dropped, opening) = gate.withLock { gate -> (GstClockTime, RtmpGate.Opening) in
+        let (dropped, opening) = gate.withLock { gate -> (GstClockTime, PublishGate.Opening) in
             defer { gate.dropped = 0 }
             return (gate.dropped, gate.open(.connected))
         }
         if everAccepted {
             reconnections += 1
-            RtmpMessages.reconnected(element, location: location, attempt: attempt,
+            PublishMessages.reconnected(element, location: location, attempt: attempt,
                                      downtime: lostAt.map { Self.monotonic() - $0 } ?? 0, dropped: dropped)
         } else {
-            RtmpMessages.connected(element, location: location, attempt: attempt)
+            PublishMessages.connected(element, location: location, attempt: attempt)
         }
         everAccepted = true
         attempt = 0
         adaptation?.restart()
         srtLink.restart()
         recovery.restart()
-        RtmpReconnectSink.publish(element, RC_RTMP_CONNECTED, reconnections)
+        RtmpReconnectSink.publish(element, RC_PUBLISH_CONNECTED, reconnections)
         opened(opening)
     }
 
-    private func opened(_ opening: RtmpGate.Opening) {
+    private func opened(_ opening: PublishGate.Opening) {
         if opening.awaitsKeyframe { requestKeyframe() }
         passEnded(opening.ended)
     }
@@ -224,24 +224,24 @@ final class ConnectionThread {
     }
 
     /// Starts an attempt with the current properties.
-    private func connect() throws(RtmpConnectionError) {
+    private func connect() throws(PublishAttemptError) {
         let settings = RtmpReconnectSink.settings(element)
         location = PublishTransport.shown(settings.location)
         let live = gate.withLock { $0.live ?? false }
         // The start refused any other location.
         let transport = PublishTransport(location: settings.location) ?? .rtmp
-        let connection = try RtmpConnection(location: settings.location, transport: transport,
+        let connection = try PublishAttempt(location: settings.location, transport: transport,
                                             outpads: pads.map { ($0.stream, $0.out) }, live: live, inbox: inbox)
-        guard connection.start() else { throw RtmpConnectionError(reason: "its pipeline would not start") }
+        guard connection.start() else { throw PublishAttemptError(reason: "its pipeline would not start") }
         self.connection = connection
         RtmpReconnectSink.of(element).attempt(sink: connection.sink)
         accepted = false
         opened(gate.withLock { $0.open(.connecting) })
-        RtmpReconnectSink.publish(element, RC_RTMP_CONNECTING, reconnections)
+        RtmpReconnectSink.publish(element, RC_PUBLISH_CONNECTING, reconnections)
         DebugLog.rtmpreconnectsink.debug(element, "attempt \(attempt): connecting to \(location)")
     }
 
-    private func failed(_ message: UnsafeMutablePointer<GstMessage>, _ connection: RtmpConnection) {
+    private func failed(_ message: UnsafeMutablePointer<GstMessage>, _ connection: PublishAttempt) {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         gst_message_parse_error(message, &error, &debug)
@@ -271,7 +271,7 @@ final class ConnectionThread {
             break
         }
         if accepted {
-            RtmpMessages.disconnected(element, location: location, reason: text)
+            PublishMessages.disconnected(element, location: location, reason: text)
             lostAt = now
         }
         accepted = false
@@ -286,10 +286,10 @@ final class ConnectionThread {
             return
         }
         let delay = GstClockTime(policy.delay(beforeAttempt: attempt))
-        RtmpMessages.reconnecting(element, location: location, attempt: attempt, delay: delay, retries: policy.retries,
+        PublishMessages.reconnecting(element, location: location, attempt: attempt, delay: delay, retries: policy.retries,
                                   reason: text)
         retryAt = now + delay
-        RtmpReconnectSink.publish(element, RC_RTMP_WAITING, reconnections)
+        RtmpReconnectSink.publish(element, RC_PUBLISH_WAITING, reconnections)
     }
 
     /// Gives up: posts the error; data is dropped from now on, and EOS still ends the element.
@@ -297,7 +297,7 @@ final class ConnectionThread {
         close()
         retryAt = nil
         rc_element_error_resource(element, code, text, details)
-        RtmpReconnectSink.publish(element, RC_RTMP_FAILED, reconnections)
+        RtmpReconnectSink.publish(element, RC_PUBLISH_FAILED, reconnections)
     }
 
     /// Every stream ended: EOS is the element's, once the server has it (or could not get it).
@@ -325,7 +325,7 @@ final class ConnectionThread {
     }
 
     private func findEncoder(minimum: Int) {
-        guard let video = pads.first(where: { $0.stream == RC_RTMP_VIDEO }) else { return }
+        guard let video = pads.first(where: { $0.stream == RC_PUBLISH_VIDEO }) else { return }
         guard let encoder = VideoEncoder(upstreamOf: video.sink) else {
             let known = VideoEncoder.known.keys.sorted().joined(separator: ", ")
             rc_element_warning_resource_settings(element, "adaptive-bitrate: no encoder whose bitrate it can set upstream of the video pad",
@@ -363,12 +363,12 @@ final class ConnectionThread {
         }
         if let decision {
             encoder.bitrate = decision.new
-            RtmpMessages.bitrate(element, location: location, encoder: encoder.name, decision)
+            PublishMessages.bitrate(element, location: location, encoder: encoder.name, decision)
         }
         self.adaptation = adaptation
     }
 
-    /// SRT: video held back while the link's queue drains (RtmpGate.draining), keyframes
+    /// SRT: video held back while the link's queue drains (PublishGate.draining), keyframes
     /// after loss.
     private func recoverPictures(_ link: SrtLinkReading.Observation, now: GstClockTime) {
         switch recovery.observe(link, now: UInt64(now)) {
@@ -403,7 +403,7 @@ final class ConnectionThread {
 
     /// Asks the encoder upstream for a keyframe, so a new connection starts soon.
     private func requestKeyframe() {
-        guard let video = pads.first(where: { $0.stream == RC_RTMP_VIDEO }) else { return }
+        guard let video = pads.first(where: { $0.stream == RC_PUBLISH_VIDEO }) else { return }
         DebugLog.rtmpreconnectsink.debug(element, "asking upstream for a keyframe")
         _ = gst_pad_push_event(video.sink, gst_video_event_new_upstream_force_key_unit(.none, 1, 0))
     }

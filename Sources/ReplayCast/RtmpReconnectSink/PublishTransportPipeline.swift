@@ -9,13 +9,13 @@ import ReplayCastSupport
 extension PublishTransport {
     /// What follows a stream's queue up to the muxer. mpegtsmux takes H.264 only as a byte
     /// stream, with the SPS and PPS before every keyframe so a receiver can start at any.
-    func branch(_ stream: RcRtmpStream) -> String {
-        guard self == .srt, stream == RC_RTMP_VIDEO else { return "" }
+    func branch(_ stream: RcPublishStream) -> String {
+        guard self == .srt, stream == RC_PUBLISH_VIDEO else { return "" }
         return "h264parse config-interval=-1 ! video/x-h264,stream-format=byte-stream,alignment=au ! "
     }
 
     /// The muxer's pad for a stream: flvmux names them, mpegtsmux numbers its request pads.
-    func muxPad(_ stream: RcRtmpStream) -> String { self == .rtmp ? stream.name : "" }
+    func muxPad(_ stream: RcPublishStream) -> String { self == .rtmp ? stream.name : "" }
 
     /// The muxer, named `mux`, and the sink, named `sink`, whose location property is set apart.
     /// mpegtsmux in 7-packet (1316-byte) units: one SRT payload each.

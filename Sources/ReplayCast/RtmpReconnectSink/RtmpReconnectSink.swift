@@ -13,7 +13,7 @@ extension DebugLog {
 /// or posting.
 final class RtmpReconnectSink: SwiftState {
     typealias Instance = RcRtmpReconnectSink
-    let gate = Locked(RtmpGate())
+    let gate = Locked(PublishGate())
     /// Between start and stop (both on the thread changing the element's state); read by the
     /// streaming threads, which take the reference out and call it with the lock released.
     private let worker = Locked<ConnectionThread?>(nil)
@@ -73,18 +73,18 @@ final class RtmpReconnectSink: SwiftState {
         return now
     }
 
-    static func settings(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> RtmpSettings {
-        properties.withSettings(of: element) { RtmpSettings($0) }
+    static func settings(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> PublishSettings {
+        properties.withSettings(of: element) { PublishSettings($0) }
     }
 
     /// A request pad and the source pad that feeds its stream to the current connection.
-    typealias Pad = (stream: RcRtmpStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)
+    typealias Pad = (stream: RcPublishStream, sink: UnsafeMutablePointer<GstPad>, out: UnsafeMutablePointer<GstPad>)
 
     static func pads(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>) -> [Pad] {
         withObjectLock(element) {
             var pads: [Pad] = []
-            if let sink = element.pointee.sinkpads.0, let out = element.pointee.outpads.0 { pads.append((RC_RTMP_VIDEO, sink, out)) }
-            if let sink = element.pointee.sinkpads.1, let out = element.pointee.outpads.1 { pads.append((RC_RTMP_AUDIO, sink, out)) }
+            if let sink = element.pointee.sinkpads.0, let out = element.pointee.outpads.0 { pads.append((RC_PUBLISH_VIDEO, sink, out)) }
+            if let sink = element.pointee.sinkpads.1, let out = element.pointee.outpads.1 { pads.append((RC_PUBLISH_AUDIO, sink, out)) }
             return pads
         }
     }
@@ -92,9 +92,9 @@ final class RtmpReconnectSink: SwiftState {
     /// The stream's connection pad, with a reference of the caller's (nil once released).
     /// Taken under the object lock: `release_pad`, on an application thread, clears the slot
     /// and drops the element's reference while the stream's thread may still be in `chain`.
-    static func outpad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) -> UnsafeMutablePointer<GstPad>? {
+    static func outpad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream) -> UnsafeMutablePointer<GstPad>? {
         withObjectLock(element) {
-            let out = stream == RC_RTMP_VIDEO ? element.pointee.outpads.0 : element.pointee.outpads.1
+            let out = stream == RC_PUBLISH_VIDEO ? element.pointee.outpads.0 : element.pointee.outpads.1
             if let out { gst_object_ref(out) }
             return out
         }
@@ -132,7 +132,7 @@ final class RtmpReconnectSink: SwiftState {
         worker.withLock { $0.take() }?.stop()
         for pad in Self.pads(element) { gst_pad_set_active(pad.out, 0) }
         gate.withLock { $0.reset(streams: [], keep: false, keepDuration: 0) }
-        RtmpReconnectSink.publish(element, RC_RTMP_STOPPED, 0)
+        RtmpReconnectSink.publish(element, RC_PUBLISH_STOPPED, 0)
     }
 
     /// PAUSED → PLAYING (true) and back: an EOS that is due is posted on entering PLAYING.
@@ -151,7 +151,7 @@ final class RtmpReconnectSink: SwiftState {
         gst_element_post_message(rc_element(element), eos)
     }
 
-    func chain(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+    func chain(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream,
                _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
         let index = Int(stream.rawValue)
         if gate.withLock({ $0.live == nil }) { learnLiveness(element, stream) }
@@ -189,7 +189,7 @@ final class RtmpReconnectSink: SwiftState {
 
     /// The first buffer asks upstream whether the pipeline is live: then a connection's
     /// queues drop the oldest data instead of holding up the pipeline.
-    private func learnLiveness(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) {
+    private func learnLiveness(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream) {
         guard let pad = Self.pads(element).first(where: { $0.stream == stream })?.sink else { return }
         let query = gst_query_new_latency()!
         var live: gboolean = 0
@@ -201,7 +201,7 @@ final class RtmpReconnectSink: SwiftState {
         if live != 0 { worker.withLock { $0 }?.makeLeaky() }
     }
 
-    func event(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+    func event(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream,
                _ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         let index = Int(stream.rawValue)
         let out = Self.outpad(element, stream)
@@ -240,20 +240,20 @@ final class RtmpReconnectSink: SwiftState {
     }
 
     /// A released pad's stream ends in the current connection, so its muxer does not wait for it.
-    func release(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+    func release(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream,
                  _ out: UnsafeMutablePointer<GstPad>) {
         gate.withLock { _ = $0.streams.remove(Int(stream.rawValue)) }
         _ = gst_pad_push_event(out, gst_event_new_eos())
     }
 }
 
-extension RcRtmpStream {
+extension RcPublishStream {
     /// The pad's name, and its branch's in each connection's pipeline.
-    var name: String { self == RC_RTMP_VIDEO ? "video" : "audio" }
+    var name: String { self == RC_PUBLISH_VIDEO ? "video" : "audio" }
 }
 
 /// The properties, as Swift works with them.
-struct RtmpSettings {
+struct PublishSettings {
     var location: String
     /// After a loss (`retries`), and before the first connection (`connect-retries`): a
     /// server that was never reached is more likely a wrong URL or a dead server than a
@@ -312,13 +312,13 @@ func rtmpReconnectSinkSetPlaying(_ element: UnsafeMutablePointer<RcRtmpReconnect
 }
 
 @_cdecl("rc_rtmpreconnectsink_chain")
-func rtmpReconnectSinkChain(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+func rtmpReconnectSinkChain(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream,
                             _ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
     RtmpReconnectSink.of(element).chain(element, stream, buffer)
 }
 
 @_cdecl("rc_rtmpreconnectsink_sink_event")
-func rtmpReconnectSinkSinkEvent(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+func rtmpReconnectSinkSinkEvent(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream,
                                 _ event: UnsafeMutablePointer<GstEvent>) -> gboolean {
     RtmpReconnectSink.of(element).event(element, stream, event) ? 1 : 0
 }
@@ -336,11 +336,11 @@ func rtmpReconnectSinkOutQuery(_ query: UnsafeMutablePointer<GstQuery>) -> gbool
 /// One pad per stream, requested before streaming: the FLV header that names the streams
 /// goes out when streaming starts, so a stream added later could never be announced.
 @_cdecl("rc_rtmpreconnectsink_may_add_pad")
-func rtmpReconnectSinkMayAddPad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream) -> gboolean {
+func rtmpReconnectSinkMayAddPad(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream) -> gboolean {
     let (streaming, taken) = withObjectLock(element) {
         let states = (current: rc_element(element).pointee.current_state, pending: rc_element(element).pointee.pending_state)
         return (states.current.rawValue > GST_STATE_READY.rawValue || states.pending.rawValue > GST_STATE_READY.rawValue,
-                (stream == RC_RTMP_VIDEO ? element.pointee.sinkpads.0 : element.pointee.sinkpads.1) != nil)
+                (stream == RC_PUBLISH_VIDEO ? element.pointee.sinkpads.0 : element.pointee.sinkpads.1) != nil)
     }
     guard taken || streaming else { return 1 }
     let why = taken ? "the element has one already" : "the FLV header naming the streams is sent when streaming starts"
@@ -349,7 +349,7 @@ func rtmpReconnectSinkMayAddPad(_ element: UnsafeMutablePointer<RcRtmpReconnectS
 }
 
 @_cdecl("rc_rtmpreconnectsink_release")
-func rtmpReconnectSinkRelease(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcRtmpStream,
+func rtmpReconnectSinkRelease(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ stream: RcPublishStream,
                               _ out: UnsafeMutablePointer<GstPad>) {
     RtmpReconnectSink.of(element).release(element, stream, out)
 }

@@ -13,11 +13,11 @@ extension RtmpReconnectSink {
     ])
 
     static let connection = EnumType("GstRtmpReconnectSinkConnection", [
-        .init(RC_RTMP_STOPPED, "Not streaming", "stopped"),
-        .init(RC_RTMP_CONNECTING, "Connecting", "connecting"),
-        .init(RC_RTMP_CONNECTED, "Connected: the server accepted the stream", "connected"),
-        .init(RC_RTMP_WAITING, "Disconnected, waiting to retry", "waiting"),
-        .init(RC_RTMP_FAILED, "Failed: refused by the server or out of retries", "failed"),
+        .init(RC_PUBLISH_STOPPED, "Not streaming", "stopped"),
+        .init(RC_PUBLISH_CONNECTING, "Connecting", "connecting"),
+        .init(RC_PUBLISH_CONNECTED, "Connected: the server accepted the stream", "connected"),
+        .init(RC_PUBLISH_WAITING, "Disconnected, waiting to retry", "waiting"),
+        .init(RC_PUBLISH_FAILED, "Failed: refused by the server or out of retries", "failed"),
     ])
 
     static let properties = PropertyTable(\RcRtmpReconnectSink.settings, [
@@ -52,7 +52,7 @@ extension RtmpReconnectSink {
               "With adaptive-bitrate: the lowest video bitrate to set (in kbit/s)", 50...100_000, default: 300,
               .mutableReady),
         .enumeration(\.connection, "connection", "Connection", "State of the connection", connection,
-                     default: RC_RTMP_STOPPED, .status),
+                     default: RC_PUBLISH_STOPPED, .status),
         .uint(\.reconnections, "reconnections", "Reconnections",
               "Connections made again after one was lost, since the element started", 0...UInt32.max, default: 0,
               .status),
@@ -63,7 +63,7 @@ extension RtmpReconnectSink {
     ])
 
     /// The connection's state and reconnection count, as the status properties show them.
-    static func publish(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ connection: RcRtmpConnection,
+    static func publish(_ element: UnsafeMutablePointer<RcRtmpReconnectSink>, _ connection: RcPublishConnection,
                         _ reconnections: guint) {
         properties.publish(element, \.connection, connection)
         properties.publish(element, \.reconnections, reconnections)

@@ -85,12 +85,12 @@ import Testing
         g_signal_connect_data(element, "notify::connection", unsafeBitCast(count, to: GCallback.self), notified, nil,
                               GConnectFlags(rawValue: 0))
         let sink = element.assumingMemoryBound(to: RcRtmpReconnectSink.self)
-        RtmpReconnectSink.publish(sink, RC_RTMP_CONNECTING, 0)
-        RtmpReconnectSink.publish(sink, RC_RTMP_CONNECTING, 2)
-        RtmpReconnectSink.publish(sink, RC_RTMP_CONNECTED, 2)
+        RtmpReconnectSink.publish(sink, RC_PUBLISH_CONNECTING, 0)
+        RtmpReconnectSink.publish(sink, RC_PUBLISH_CONNECTING, 2)
+        RtmpReconnectSink.publish(sink, RC_PUBLISH_CONNECTED, 2)
         #expect(notified.pointee == 2)
         #expect(ObjectProperties.enumValue(element, "connection", type: RtmpReconnectSink.connection.type)
-                == gint(RC_RTMP_CONNECTED.rawValue))
+                == gint(RC_PUBLISH_CONNECTED.rawValue))
         #expect(ObjectProperties.uint(element, "reconnections") == 2)
     }
 

@@ -16,7 +16,7 @@ import Testing
     /// audio encoder's first outputs arrive before the first keyframe.
     @Test func keptStreamsMeetInRunningTimeAndEarlyAudioWaitsForTheKeyframe() {
         GStreamerSetup.ensure()
-        var gate = RtmpGate()
+        var gate = PublishGate()
         gate.reset(streams: [0, 1], keep: true, keepDuration: 10 * Self.second)
         let offset = 1000 * 3600 * Self.second
         gate.segments[0].start = offset
@@ -46,7 +46,7 @@ import Testing
     /// the recording held no frame of the stream: CI on Debian 13, one run in many.)
     @Test func keptMediaGoesBeforeAnEndThatComesAfterTheConnectionOpens() {
         GStreamerSetup.ensure()
-        var gate = RtmpGate()
+        var gate = PublishGate()
         gate.reset(streams: [0, 1], keep: true, keepDuration: 10 * Self.second)
         for frame in RtmpReconnectSinkTests.frames(3, keyframes: [0]) { _ = gate.admit(frame, stream: 0) }
         for sample in RtmpReconnectSinkTests.frames(3, keyframes: [0, 1, 2]) { _ = gate.admit(sample, stream: 1) }
@@ -67,7 +67,7 @@ import Testing
     /// running keeps its kept media for its own thread.
     @Test func anEndWhileShutGoesWithItsKeptMediaWhenTheGateOpens() {
         GStreamerSetup.ensure()
-        var gate = RtmpGate()
+        var gate = PublishGate()
         gate.reset(streams: [0, 1], keep: true, keepDuration: 10 * Self.second)
         for frame in RtmpReconnectSinkTests.frames(3, keyframes: [0]) { _ = gate.admit(frame, stream: 0) }
         for sample in RtmpReconnectSinkTests.frames(2, keyframes: [0, 1]) { _ = gate.admit(sample, stream: 1) }
@@ -87,7 +87,7 @@ import Testing
     /// Without keep, nothing is kept, but an end while shut still goes to the next connection.
     @Test func anEndWhileShutReachesTheNextConnection() {
         GStreamerSetup.ensure()
-        var gate = RtmpGate()
+        var gate = PublishGate()
         gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
         _ = gate.end(0, seqnum: 1)
         let opening = gate.open(.connecting)
@@ -191,7 +191,7 @@ private final class EndHold {
         }
         let event = info.pointee.data.assumingMemoryBound(to: GstEvent.self)
         guard holdsEnd, rc_event_type(event) == GST_EVENT_EOS else { return }
-        let connected = gint(RC_RTMP_CONNECTED.rawValue)
+        let connected = gint(RC_PUBLISH_CONNECTED.rawValue)
         let deadline = Date().addingTimeInterval(10)
         while ObjectProperties.enumValue(element, "connection", type: RtmpReconnectSink.connection.type) != connected,
               Date() < deadline {

@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    static func pushed(_ admission: RtmpGate.Admission) -> [GstClockTime] {
+    static func pushed(_ admission: PublishGate.Admission) -> [GstClockTime] {
         guard case .push(let kept, let buffer) = admission else { return [] }
         let buffers = kept + [buffer]
         defer { buffers.forEach { gst_buffer_unref($0) } }
@@ -67,7 +67,7 @@ import Testing
 
     @Test func aConnectionStartsAtAKeyframeAndAudioGoesAtOnce() {
         GStreamerSetup.ensure()
-        var gate = RtmpGate()
+        var gate = PublishGate()
         gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
         let awaited = gate.open(.connecting).awaitsKeyframe
         #expect(awaited, "a new connection awaits a keyframe")
@@ -88,7 +88,7 @@ import Testing
     /// from a keyframe.
     @Test func videoHeldBackWhileTheLinkDrainsThenFromAKeyframe() {
         GStreamerSetup.ensure()
-        var gate = RtmpGate()
+        var gate = PublishGate()
         gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
         _ = gate.open(.connected)
         let before = Self.pushed(gate.admit(Self.frames(1, keyframes: [0])[0], stream: 0))
@@ -118,7 +118,7 @@ import Testing
 
     @Test func droppedWhileClosedAndAfterTheStreamEnded() {
         GStreamerSetup.ensure()
-        var gate = RtmpGate()
+        var gate = PublishGate()
         gate.reset(streams: [0, 1], keep: false, keepDuration: 0)
         let held = Self.frames(3, keyframes: [0]).map { Self.pushed(gate.admit($0, stream: 0)) }
         let droppedWhileClosed = gate.dropped
@@ -134,7 +134,7 @@ import Testing
 
     @Test func keptMediaIsTrimmedByWholeKeyframeIntervalsAndSentFirst() {
         GStreamerSetup.ensure()
-        var gate = RtmpGate()
+        var gate = PublishGate()
         gate.reset(streams: [0, 1], keep: true, keepDuration: 4 * GstClockTime(Self.second))
         // Keyframes every 3 s, frames 1 s apart: intervals go from the front while the oldest
         // starts more than 4 s before the newest frame, so at 9 s the one from 6 s is left.

@@ -9,7 +9,7 @@ import Synchronization
 /// (PublishTransport), fed from the element's unparented source pads. A fresh muxer per
 /// attempt gives the server a new FLV or MPEG-TS stream with its headers; the pipeline's bus
 /// goes to the connection thread's inbox, so its errors never reach the application's pipeline.
-final class RtmpConnection {
+final class PublishAttempt {
     let pipeline: UnsafeMutablePointer<GstElement>
     let sink: UnsafeMutablePointer<GstElement>
     let transport: PublishTransport
@@ -27,8 +27,8 @@ final class RtmpConnection {
     static let queueTime: GstClockTime = 5_000_000_000
 
     /// Throws (with the reason) when a part is missing from the GStreamer installation.
-    init(location: String, transport: PublishTransport, outpads: [(RcRtmpStream, UnsafeMutablePointer<GstPad>)],
-         live: Bool, inbox: OpaquePointer) throws(RtmpConnectionError) {
+    init(location: String, transport: PublishTransport, outpads: [(RcPublishStream, UnsafeMutablePointer<GstPad>)],
+         live: Bool, inbox: OpaquePointer) throws(PublishAttemptError) {
         let branches = outpads.map { stream, _ in
             "queue name=\(stream.name) max-size-buffers=0 max-size-bytes=0 max-size-time=\(Self.queueTime) "
                 + "leaky=\(live ? "downstream" : "no") ! \(transport.branch(stream))mux.\(transport.muxPad(stream)) "
@@ -41,7 +41,7 @@ final class RtmpConnection {
         g_clear_error(&error)
         guard let pipeline = built, reason == nil else {
             if let built { gst_object_unref(built) }
-            throw RtmpConnectionError(reason: "cannot build \(description): \(reason ?? "unknown")")
+            throw PublishAttemptError(reason: "cannot build \(description): \(reason ?? "unknown")")
         }
         self.pipeline = pipeline
         let bin = rc_bin(pipeline)
@@ -75,7 +75,7 @@ final class RtmpConnection {
     func makeLeaky() { for queue in queues { gst_util_set_object_arg(rc_gobject(queue), "leaky", "downstream") } }
 
     /// Lifts the limit of `stream`'s queue: a push into it never waits (nor, leaky, drops).
-    func unbound(_ stream: RcRtmpStream) {
+    func unbound(_ stream: RcPublishStream) {
         guard let queue = gst_bin_get_by_name(rc_bin(pipeline), stream.name) else { return }
         gst_util_set_object_arg(rc_gobject(queue), "max-size-time", "0")
         gst_object_unref(queue)
@@ -218,6 +218,6 @@ private final class AttemptBus {
     deinit { g_async_queue_unref(inbox) }
 }
 
-struct RtmpConnectionError: Error {
+struct PublishAttemptError: Error {
     let reason: String
 }

@@ -6,7 +6,7 @@ import ReplayCastSupport
 /// What the streaming threads and the connection thread share: whether data goes to a
 /// connection now, and what happens to it otherwise. Behind a `Locked` in RtmpReconnectSink;
 /// pushing happens after the lock is released.
-struct RtmpGate: ~Copyable {
+struct PublishGate: ~Copyable {
     enum Phase: Equatable {
         /// No connection to push to: before start, between attempts, after failing or ending.
         case closed

@@ -5,7 +5,7 @@ import MediaKernels
 
 /// rtmpreconnectsink's element messages: the connection's story, in order, for applications
 /// and the CLI's status screen.
-enum RtmpMessages {
+enum PublishMessages {
     static let locationField = Quark.of("location")
     static let attemptField = Quark.of("attempt")
     static let delayField = Quark.of("delay")
