@@ -91,16 +91,7 @@ final class PipCompositor: OwnedSwiftState {
                                         + "colours \(out.colorSpace.map { "\($0.matrix) \($0.range) range" } ?? "as negotiated")")
         }
         outputFormat = out
-        for index in 0..<count {
-            let pad = pads[index].pad!
-            pad.pointee.skip_prepare = index == 0 ? 1 : 0
-            let layer = PictureLayer.of(pad)
-            if layer.isNewBuffer(pads[index].buffer), let pending = layer.pendingOrientation {
-                layer.orientation = pending
-                layer.pendingOrientation = nil
-            }
-            drawn[index] = false
-        }
+        startLayers()
         // A main buffer whose memory an earlier frame took is drawn from the held output, not
         // read: only another buffer can be short.
         if count > 0, let buffer = pads[0].buffer, buffer != takenMain, !MainBuffer.fits(buffer, &pads[0].info) {
@@ -119,16 +110,41 @@ final class PipCompositor: OwnedSwiftState {
                                                           held: held, lendable: lendable))
         hasMain = choice.showsMain
         plan = choice.plan
+        if let given = giveOutput(mainBuffer, alreadyTaken: alreadyTaken) {
+            outbuf.pointee = given
+            return GST_FLOW_OK
+        }
+        return rc_pipcompositor_allocate_output(element, outbuf)
+    }
+
+    /// Every input's layer at the start of an output frame: not drawn yet, and a rotation
+    /// that waited for its pad's next buffer taken now. The base class maps no main buffer
+    /// (`skip_prepare`): the element reads it, or lends its memory, itself.
+    private func startLayers() {
+        for index in 0..<count {
+            let pad = pads[index].pad!
+            pad.pointee.skip_prepare = index == 0 ? 1 : 0
+            let layer = PictureLayer.of(pad)
+            if layer.isNewBuffer(pads[index].buffer), let pending = layer.pendingOrientation {
+                layer.orientation = pending
+                layer.pendingOrientation = nil
+            }
+            drawn[index] = false
+        }
+    }
+
+    /// Carries out `plan` as far as the output buffer goes: the buffer itself when the plan
+    /// needs none allocated (the held output again, or the main's memory lent), else nil
+    /// with `mainSource` set for `aggregateFrames`. A lend that fails falls back to a copy.
+    private func giveOutput(_ mainBuffer: UnsafeMutablePointer<GstBuffer>?, alreadyTaken: Bool) -> UnsafeMutablePointer<GstBuffer>? {
         switch plan {
         case .reuseHeld:
-            outbuf.pointee = heldOutput
-            heldOutput = nil
-            return GST_FLOW_OK
+            defer { heldOutput = nil }
+            return heldOutput
         case .taken:
             if let mainBuffer, let memory = MainBuffer.lend(mainBuffer, output: &output, wrappers: wrappers) {
                 takenMain = gst_buffer_ref(mainBuffer)
-                outbuf.pointee = memory
-                return GST_FLOW_OK
+                return memory
             }
             plan = .copyMain
             mainSource = mainBuffer
@@ -146,7 +162,7 @@ final class PipCompositor: OwnedSwiftState {
             }
             hasMain = hasMain && mainSource != nil
         }
-        return rc_pipcompositor_allocate_output(element, outbuf)
+        return nil
     }
 
     /// end-with-main: the main picture is the broadcast, so when it has ended so has the
