@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The lines of glue each element costs, for docs/adding-an-element.md: its C file and header,
-its Swift property table, its Swift exports (the `@_cdecl` functions, each to its closing
+its Swift property table (its `<Element>Properties.swift`, or the tables inside its Swift files
+where it has none), its Swift exports (the `@_cdecl` functions, each to its closing
 brace, in every file of its folder, and the lines tying its instance structs to their Swift
 objects: `SwiftStateSlot` conformances, `typealias Instance`), its DebugLog and its `RC_ELEMENTS` row; and the whole
 C shim's lines.
@@ -57,6 +58,24 @@ def export_lines(text):
     return count + len(STATE_TIES.findall(text))
 
 
+def table_lines(text):
+    """Lines of the property tables declared inside a Swift file: from `static let … =
+    PropertyTable(` to the line that closes its call."""
+    lines, count, index = text.split("\n"), 0, 0
+    while index < len(lines):
+        if re.match(r"\s*static let \w+ = PropertyTable\(", lines[index]):
+            depth, start = 0, index
+            while index < len(lines):
+                depth += lines[index].count("(") - lines[index].count(")")
+                index += 1
+                if depth <= 0:
+                    break
+            count += index - start
+        else:
+            index += 1
+    return count
+
+
 # The lines that tie an instance struct to its Swift object (GStreamer/SwiftState.swift).
 STATE_TIES = re.compile(r"^extension Rc\w+: SwiftStateSlot \{\}$|^\s*typealias Instance = Rc\w+$", re.M)
 
@@ -66,7 +85,11 @@ def count(element):
     name = os.path.basename(folder)
     c = len(read(f"Sources/CReplayCast/{element}.c").splitlines())
     header = len(read(f"Sources/CReplayCast/include/rc_{element}.h").splitlines())
-    table = len(read(os.path.join(folder, f"{name}Properties.swift")).splitlines())
+    table_file = os.path.join(folder, f"{name}Properties.swift")
+    if os.path.exists(table_file):
+        table = len(read(table_file).splitlines())
+    else:
+        table = sum(table_lines(read(path)) for path in sorted(glob.glob(os.path.join(folder, "*.swift"))))
     exports = sum(export_lines(read(path)) for path in sorted(glob.glob(os.path.join(folder, "*.swift")))
                   if not path.endswith("Properties.swift"))
     # The DebugLog extension (3 lines) and the RC_ELEMENTS row (1).
