@@ -80,9 +80,10 @@ def main():
             problems.append(f"{name} reaches {dependency}, a layer above it")
     exported = 0
     for source in sorted(targets[PLUGIN][1].rglob("*.swift")):
-        for match in DECLARATION.finditer(source.read_text()):
+        text = source.read_text()
+        for match in DECLARATION.finditer(text):
             exported += 1
-            line = source.read_text().count("\n", 0, match.start()) + 1
+            line = text.count("\n", 0, match.start()) + 1
             problems.append(f"{source.relative_to(ROOT)}:{line}: the plugin declares something {match.group(1)}; "
                             "it offers its elements through the C shim only")
     for problem in problems:
