@@ -40,40 +40,35 @@ def folder_of(element):
     sys.exit(f"no Swift file declares `{declaration}`")
 
 
-def export_lines(text):
-    """Lines of the `@_cdecl` functions: from the attribute to the brace closing the function."""
+def block_lines(text, starts, opener, closer):
+    """Lines of every block that begins on a line matching `starts` and ends on the line
+    where its first `opener` is closed by `closer` (which may open on a later line)."""
     lines, count, index = text.split("\n"), 0, 0
     while index < len(lines):
-        if lines[index].lstrip().startswith("@_cdecl"):
+        if re.match(starts, lines[index]):
             depth, start, opened = 0, index, False
             while index < len(lines):
-                depth += lines[index].count("{") - lines[index].count("}")
-                opened = opened or "{" in lines[index]
+                depth += lines[index].count(opener) - lines[index].count(closer)
+                opened = opened or opener in lines[index]
                 index += 1
                 if opened and depth <= 0:
                     break
             count += index - start
         else:
             index += 1
-    return count + len(STATE_TIES.findall(text))
+    return count
+
+
+def export_lines(text):
+    """Lines of the `@_cdecl` functions, from the attribute to the brace closing the
+    function, and the lines tying instance structs to their Swift objects."""
+    return block_lines(text, r"\s*@_cdecl", "{", "}") + len(STATE_TIES.findall(text))
 
 
 def table_lines(text):
     """Lines of the property tables declared inside a Swift file: from `static let … =
     PropertyTable(` to the line that closes its call."""
-    lines, count, index = text.split("\n"), 0, 0
-    while index < len(lines):
-        if re.match(r"\s*static let \w+ = PropertyTable\(", lines[index]):
-            depth, start = 0, index
-            while index < len(lines):
-                depth += lines[index].count("(") - lines[index].count(")")
-                index += 1
-                if depth <= 0:
-                    break
-            count += index - start
-        else:
-            index += 1
-    return count
+    return block_lines(text, r"\s*static let \w+ = PropertyTable\(", "(", ")")
 
 
 # The lines that tie an instance struct to its Swift object (GStreamer/SwiftState.swift).
