@@ -52,9 +52,12 @@ final class LatencyReading: Sendable {
     /// player joining a live RTMP stream gets audio before the next keyframe, and a demuxer
     /// with no linked stream stops, while a sink made up front would wait for an end that an
     /// output without audio never sends. The source is added by `addSource(uri:to:)`.
+    /// videoconvert passes a decoder's 8-bit 4:2:0 frames through untouched (the strip reads
+    /// their luma plane) and converts only other formats: converting every frame to GRAY8
+    /// doubled the reader's CPU time, which a machine that also runs the broadcast lacks.
     static let decoder = """
         decodebin name=decoder \
-        decoder. ! video/x-raw ! videoconvert ! video/x-raw,format=GRAY8 \
+        decoder. ! video/x-raw ! videoconvert ! video/x-raw,format={ I420, NV12, GRAY8 } \
           ! identity name=strip signal-handoffs=true ! fakesink sync=false async=false
         """
 
