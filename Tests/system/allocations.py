@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Zero allocations per buffer: each element runs to steady state (2 s of content; non-live
-but for rtmpreconnectsink, which streams to a real nginx-rtmp), then the malloc_count.so shim (LD_PRELOAD, see malloc_count.c) counts the heap
-allocations made from libgstreplaycast.so while WINDOW buffers pass the element's output.
+"""Zero allocations per buffer: each case of every fixture's `allocations` (Tests/system/
+fixtures.json; rtmpreconnectsink's streams to a real nginx-rtmp) runs to steady state (2 s
+of content), then the malloc_count.so shim (LD_PRELOAD, see malloc_count.c) counts the heap
+allocations made from libgstreplaycast.so while WINDOW buffers pass the sink named `out`.
 Fails if an element allocates at all (a GstAggregatorPad queue link is the base class's:
 see base_class_queue_link), and prints where each allocation comes from.
 
-Run by Tests/system/allocations, which builds the shim and preloads it. Messages are kept
-out of the window (volumemeter's interval is a minute; dualmixer's levels are off by
-default): posting is per interval, not per buffer. GSlice goes through malloc
-(G_SLICE=always-malloc), so a GstBuffer or event made per buffer is seen.
+Run by Tests/system/allocations, which builds the shim and preloads it. The cases keep
+messages out of the window: posting is per interval, not per buffer. GSlice goes through
+malloc (G_SLICE=always-malloc), so a GstBuffer or event made per buffer is seen.
 """
 import ctypes
 import os
@@ -22,39 +22,10 @@ import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
+import plugin_elements  # noqa: E402
 
 WARM_UP_NS = 2 * Gst.SECOND
 WINDOW = 100  # buffers on the output pad named "out"
-
-SCREEN = "video/x-raw,format=NV12,width=720,height=1558,framerate=30/1,colorimetry=1:3:5:1"
-CASES = {
-    "volumemeter": "audiotestsrc wave=pink-noise samplesperbuffer=480 ! audio/x-raw,format=F32LE,rate=48000,channels=2"
-                   " ! volumemeter loudness=true interval=60000000000 ! fakesink name=out",
-    "dualmixer": "audiotestsrc wave=pink-noise samplesperbuffer=1024 ! audio/x-raw,format=S16BE,rate=44100,channels=2"
-                 " ! mix.app audiotestsrc wave=pink-noise samplesperbuffer=1024"
-                 " ! audio/x-raw,format=S16LE,rate=48000,channels=1 ! mix.mic dualmixer name=mix ! fakesink name=out",
-    # The main job's picture: a converted, scaled, bordered and rounded camera.
-    "pipcompositor": f"videotestsrc pattern=black ! {SCREEN} ! pip.sink_0"
-                     " videotestsrc pattern=ball ! video/x-raw,format=NV12,width=320,height=240,framerate=30/1"
-                     " ! pip.sink_1 pipcompositor name=pip sink_0::zorder=0 sink_1::zorder=1"
-                     " sink_1::position=bottom-right sink_1::scale=0.3 sink_1::margin=48 sink_1::border-width=8"
-                     " sink_1::corner-radius=32 ! fakesink name=out",
-    "replaykitsrc": "replaykitsrc is-live=false name=rk rk.video ! fakesink name=out"
-                    " rk.audio_app ! fakesink rk.audio_mic ! fakesink",
-    # A picture per slot from a file main() makes: 8 s of a moving ball in BT.601 limited
-    # range, so every picture is compared, converted to the screen's colours and copied.
-    "screen-location": "replaykitsrc is-live=false width=360 height=640 screen-location={screen} name=rk"
-                       " rk.video ! fakesink name=out rk.audio_app ! fakesink rk.audio_mic ! fakesink",
-    # Live, so the 2 s of warm-up are 2 s of wall time, in which the server has accepted the
-    # stream (connecting allocates, once); counted on the raw frames: x264enc starts its
-    # timestamps 1000 hours in.
-    "rtmpreconnectsink": "videotestsrc is-live=true pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1"
-                         " ! tee name=t ! queue ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30"
-                         " ! h264parse ! rtmp.video audiotestsrc is-live=true ! voaacenc ! aacparse ! rtmp.audio"
-                         " rtmpreconnectsink name=rtmp"
-                         f" location=rtmp://127.0.0.1:{os.environ.get('RTMP_PORT', '1935')}/live/allocations"
-                         " t. ! queue ! fakesink name=out",
-}
 
 shim = ctypes.CDLL(None)
 for name, result in (("mc_init", ctypes.c_int), ("mc_disarm", ctypes.c_long), ("mc_downstream", ctypes.c_long),
@@ -152,8 +123,11 @@ def main():
     if factory is None:
         sys.exit("the plugin is not installed")
     library = factory.get_plugin().get_filename()
+    rtmp = f"rtmp://127.0.0.1:{os.environ['RTMP_PORT']}/live"
+    cases = {name: line.replace("{rtmp}", rtmp) for fixture in plugin_elements.fixtures(rtmp)
+             for name, line in fixture["allocations"].items()}
     # The plugin loads on the first pipeline: build one so the shim can find its code.
-    Gst.parse_launch(CASES["volumemeter"]).set_state(Gst.State.NULL)
+    Gst.parse_launch(f"{factory.get_name()} ! fakesink").set_state(Gst.State.NULL)
     if not shim.mc_init():
         sys.exit("malloc_count: libgstreplaycast.so not found in the process (is the shim preloaded?)")
     screen = os.path.join(tempfile.mkdtemp(prefix="replaycast-allocations-"), "screen.mov")
@@ -165,8 +139,8 @@ def main():
     failures = 0
     print(f"allocations from libgstreplaycast.so while {WINDOW} buffers leave the element, after "
           f"{WARM_UP_NS // Gst.SECOND} s of content")
-    for name, description in CASES.items():
-        count, downstream, buffers = measure(description.format(screen=screen))
+    for name, description in cases.items():
+        count, downstream, buffers = measure(description.replace("{screen}", screen))
         stacks = kept_stacks(library) if count else []
         base = sum(seen for seen, _, frames in stacks if base_class_queue_link(frames))
         own = count - base

@@ -26,3 +26,26 @@ def gstreamer_release():
     if done.returncode != 0 or not found:
         sys.exit(f"gst-inspect-1.0 --version gave no GStreamer version: {(done.stderr or done.stdout).strip()}")
     return found.group(1)
+
+
+def fixtures(rtmp):
+    """Tests/system/fixtures.json's fixtures, `{rtmp}` in their process lines replaced by the
+    URL `rtmp`, each line split into gst-launch-1.0's words; exits unless they are exactly the
+    plugin's elements."""
+    import json
+    import os
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.json")) as f:
+        entries = json.load(f)
+    names, plugin = sorted(e["element"] for e in entries), sorted(elements())
+    if names != plugin:
+        sys.exit(f"Tests/system/fixtures.json has fixtures for {names}, the plugin has {plugin}")
+    for entry in entries:
+        entry["words"] = entry["process"].replace("{rtmp}", rtmp).split(" ")
+    return entries
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] != "fixtures":
+        sys.exit("usage: plugin_elements.py fixtures RTMP-URL: each fixture's element, a tab, its process line")
+    for fixture in fixtures(sys.argv[2]):
+        print(fixture["element"], " ".join(fixture["words"]), sep="\t")

@@ -4,13 +4,15 @@ import CReplayCast
 import Foundation
 import Testing
 
-/// Every element of the plugin has a case in every conformance suite, or a written reason in
-/// `ElementCoverage.optedOut`; the registry lists exactly the plugin's elements.
+/// `ElementFixture.all` holds exactly the plugin's elements; each has a hand-written case in
+/// every suite that compares it with its peer, or a written reason; its bench names are
+/// cases of bench/cases.py; the system checks read its process line and the log lines it
+/// must show.
 @Suite struct ElementCoverageTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func theRegistryListsThePluginsElements() {
+    @Test func theFixturesAreThePluginsElements() {
         GStreamerSetup.ensure()
         let features = gst_registry_get_feature_list_by_plugin(gst_registry_get(), "replaycast")
         defer { gst_plugin_feature_list_free(features) }
@@ -20,20 +22,66 @@ import Testing
             names.append(String(cString: rc_object_name(item.pointee.data)))
             node = item.pointee.next
         }
-        #expect(names.sorted() == ElementCoverage.elements, "the plugin's elements: \(names.sorted())")
+        #expect(names.sorted() == ElementFixture.all.map(\.element), "the plugin's elements: \(names.sorted())")
     }
 
     @Test(arguments: ElementCoverage.Suite.allCases)
     func everyElementHasACaseOrAReason(_ suite: ElementCoverage.Suite) throws {
         let source = try String(contentsOf: Self.root.appendingPathComponent(suite.rawValue), encoding: .utf8)
         var covered: [String] = []
-        for element in ElementCoverage.elements {
-            let hasCase = source.split(separator: "\n").contains { $0.range(of: suite.casePattern(element), options: .regularExpression) != nil }
-            let reason = ElementCoverage.optedOut[element]?[suite]
-            let problem = hasCase ? "has a case and an opt-out reason: remove the reason" : "no case and no reason"
-            #expect(hasCase != (reason != nil), "\(element) in \(suite.rawValue): \(problem)")
-            if hasCase { covered.append(element) }
+        for fixture in ElementFixture.all {
+            let hasCase = source.split(separator: "\n").contains {
+                $0.range(of: suite.casePattern(fixture.element), options: .regularExpression) != nil
+            }
+            let reason = fixture.noPeerCase[suite]
+            let problem = hasCase ? "has a case and a reason for none: remove the reason" : "no case and no reason"
+            #expect(hasCase != (reason != nil), "\(fixture.element) in \(suite.rawValue): \(problem)")
+            if hasCase { covered.append(fixture.element) }
         }
         print("\(suite.rawValue): cases for \(covered.joined(separator: ", "))")
+    }
+
+    /// The system checks run outside any test process, so they read the fixtures from
+    /// Tests/system/fixtures.json: it must be what the fixtures say. REPLAYCAST_WRITE_FIXTURES=1
+    /// writes it.
+    @Test func theSystemChecksReadTheFixtures() throws {
+        let file = Self.root.appendingPathComponent("Tests/system/fixtures.json")
+        let entries: [[String: Any]] = ElementFixture.all.map { [
+            "element": $0.element, "process": $0.process, "debugLog": $0.debugLog, "allocations": $0.allocations.value ?? [:],
+        ] }
+        let expected = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            + Data("\n".utf8)
+        if ProcessInfo.processInfo.environment["REPLAYCAST_WRITE_FIXTURES"] == "1" { try expected.write(to: file) }
+        let written = try Data(contentsOf: file)
+        #expect(written == expected, "Tests/system/fixtures.json is not the fixtures' (REPLAYCAST_WRITE_FIXTURES=1 writes it)")
+        for fixture in ElementFixture.all {
+            #expect(fixture.process.contains(" \(fixture.element) ") || fixture.process.hasPrefix("\(fixture.element) "),
+                    "\(fixture.element): its process line does not run it")
+            #expect(!fixture.process.contains("\""), "\(fixture.element): its process line is split at spaces, without quoting")
+            #expect(fixture.allocations.value?.isEmpty != true, "\(fixture.element): allocations covered by no line")
+            for (name, line) in fixture.allocations.value ?? [:] {
+                #expect(line.contains(" name=out") && !line.contains("\""), "\(name): no sink named out, or quoted words")
+            }
+            let levels = fixture.debugLog.compactMap { $0.split(separator: " ", maxSplits: 1).first }
+            #expect(levels.contains("INFO"), "\(fixture.element): no INFO line among the decisions its log must show")
+            #expect(levels.allSatisfy { ["ERROR", "WARN", "FIXME", "INFO", "DEBUG", "LOG", "TRACE"].contains($0) },
+                    "\(fixture.element): a debug line starts with its level: \(fixture.debugLog)")
+        }
+    }
+
+    /// Each element's bench names are cases of bench/cases.py and the element is in one of
+    /// their pipelines of ours; an element opted out is in none.
+    @Test func everyElementHasABenchCaseOrAReason() throws {
+        let cases = try String(contentsOf: Self.root.appendingPathComponent("bench/cases.py"), encoding: .utf8)
+        for fixture in ElementFixture.all {
+            let measured = cases.split(separator: "\n").contains {
+                $0.range(of: "\"ours\":.*[ !\"]\(fixture.element) ", options: .regularExpression) != nil
+            }
+            let names = fixture.bench.value ?? []
+            #expect(measured == !names.isEmpty, "\(fixture.element): in a pipeline of ours \(measured), bench names \(names)")
+            for name in names {
+                #expect(cases.contains("\"name\": \"\(name)\","), "\(fixture.element): bench/cases.py has no case \(name)")
+            }
+        }
     }
 }

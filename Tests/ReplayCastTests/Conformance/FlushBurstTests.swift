@@ -71,44 +71,11 @@ import Testing
         harness.discardOutput()
     }
 
-    @Test func volumemeterMeasuresAgain() throws {
-        let harness = Harness("volumemeter interval=50000000", caps: "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2")
-        Self.interruptThenFlush(harness, count: 2000, size: 1920, duration: 10_000_000, aggregator: false, "volumemeter")
-        HostileInputTests.expectMeasuresAgain(harness, "after a flushed burst")
-    }
-
-    @Test func dualmixerMixesAgain() throws {
-        let harness = Harness(factory: "dualmixer", sinkPad: "app", caps: "audio/x-raw,format=S16LE,layout=interleaved,rate=44100,channels=2")
-        Self.interruptThenFlush(harness, count: 2000, size: 1764, duration: 10_000_000, aggregator: true, "dualmixer")
-        HostileInputTests.expectMixesAgain(harness, "after a flushed burst")
-        _ = harness.messages()
-        #expect(harness.errors.isEmpty, "\(harness.errors)")
-    }
-
-    @Test func pipcompositorDrawsAgain() throws {
-        let harness = Harness(factory: "pipcompositor", sinkPad: "sink_0", caps: "video/x-raw,format=NV12,width=160,height=120,framerate=30/1")
-        Self.interruptThenFlush(harness, count: 600, size: 28800, duration: 33_333_333, aggregator: true, "pipcompositor")
-        for k in 0..<5 { harness.push([UInt8](repeating: 0x80, count: 28800), pts: UInt64(k) * 33_333_333, duration: 33_333_333) }
-        harness.pushEOS()
-        var luma: [UInt8] = []
-        harness.pullUntilEOS { frame in _ = frame.withReadableBytes { luma.append($0[100 * 160 + 80]) } }
-        _ = harness.messages()
-        #expect(harness.errors.isEmpty, "\(harness.errors)")
-        #expect(luma == [UInt8](repeating: 0x80, count: 5), "the five frames after the flush: \(luma)")
-    }
-
-    /// A publisher with no server, keeping what it is handed: flushes in the middle of a burst
-    /// of access units and a last flush after it leave it taking buffers and ending in EOS.
-    @Test func rtmpreconnectsinkKeepsTakingAndEnds() throws {
-        let harness = try HostileInputTests.disconnectedPublisher("burst")
-        Self.interruptThenFlush(harness, count: 50_000, size: 97, duration: 33_333_333, aggregator: false, "rtmpreconnectsink")
-        let after = (0..<30).filter { k in
-            harness.push([UInt8](repeating: 0x40, count: 97), pts: UInt64(k) * 33_333_333, duration: 33_333_333) == GST_FLOW_OK
-        }.count
-        harness.pushEOS()
-        harness.waitForSinkEOS()
-        #expect(after == 30, "access units taken after the last flush: \(after) of 30")
-        #expect(harness.errors.isEmpty, "\(harness.errors)")
-        #expect(harness.endsOfStream >= 1, "EOS without a connection")
+    @Test(arguments: ElementFixture.taking(\.flushBurst))
+    func flushesInTheMiddleOfABurstThenTheElementWorksAgain(_ fixture: ElementFixture) throws {
+        let c = try #require(fixture.flushBurst.value)
+        let harness = try c.make()
+        Self.interruptThenFlush(harness, count: c.burst, size: c.size, duration: c.duration, aggregator: c.aggregator, fixture.element)
+        c.worksAgain(harness, "\(fixture.element) after a flushed burst")
     }
 }
