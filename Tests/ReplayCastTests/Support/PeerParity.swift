@@ -99,6 +99,16 @@ struct PeerParity {
             whilePlaying?(pipeline)
             guard let latencyAfter else { return }
             Thread.sleep(forTimeInterval: latencyAfter)
+            // A video aggregator's answer adds one output frame, and an output negotiated before
+            // any input had a frame rate runs at 25/1 until the inputs' caps renegotiate it
+            // (gstvideoaggregator.c fixates 25/1 then): both are asked once both output buffers
+            // of one duration, for at most 5 s more.
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline {
+                let last = (recorders.ours.buffers.last?.duration, recorders.peer.buffers.last?.duration)
+                if let ours = last.0, ours == last.1 { break }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
             for name in ["ours", "peer"] {
                 guard let answer = Self.latency(of: pipeline, element: name) else { continue }
                 latencies.withLock { $0[name] = answer }
