@@ -25,20 +25,23 @@ import Testing
         #expect(names.sorted() == ElementFixture.all.map(\.element), "the plugin's elements: \(names.sorted())")
     }
 
+    /// Each element has cases in the suite, in its own test folder, or a reason for none in
+    /// its fixture, never both; the suite's own file holds no case.
     @Test(arguments: ElementCoverage.Suite.allCases)
     func everyElementHasACaseOrAReason(_ suite: ElementCoverage.Suite) throws {
-        let source = try String(contentsOf: Self.root.appendingPathComponent(suite.rawValue), encoding: .utf8)
-        var covered: [String] = []
+        let elements = ElementFixture.all.map(\.element)
+        let cases = try ElementCoverage.cases(of: suite, in: Self.root.appendingPathComponent("Tests/ReplayCastTests"),
+                                              elements: elements)
         for fixture in ElementFixture.all {
-            let hasCase = source.split(separator: "\n").contains {
-                $0.range(of: suite.casePattern(fixture.element), options: .regularExpression) != nil
-            }
-            let reason = fixture.noPeerCase[suite]
-            let problem = hasCase ? "has a case and a reason for none: remove the reason" : "no case and no reason"
-            #expect(hasCase != (reason != nil), "\(fixture.element) in \(suite.rawValue): \(problem)")
-            if hasCase { covered.append(fixture.element) }
+            let folders = cases[fixture.element] ?? [], reason = fixture.noPeerCase[suite]
+            let problem = folders.isEmpty ? "no case and no reason" : "has a case and a reason for none: remove the reason"
+            #expect(folders.isEmpty == (reason != nil), "\(fixture.element) in \(suite.rawValue): \(problem)")
+            #expect(Set(folders).count <= 1, "\(fixture.element)'s \(suite.rawValue) cases are in one test folder: \(Set(folders).sorted())")
         }
-        print("\(suite.rawValue): cases for \(covered.joined(separator: ", "))")
+        let source = try String(contentsOf: Self.root.appendingPathComponent(suite.file), encoding: .utf8)
+        let inSuite = elements.filter { element in source.split(separator: "\n").contains { ElementCoverage.Suite.declaresCase($0, for: element) } }
+        #expect(inSuite.isEmpty, "\(suite.file) holds cases of \(inSuite): they belong in the element's folder")
+        print("\(suite.rawValue): \(cases.values.map(\.count).reduce(0, +)) cases, for \(cases.keys.sorted().joined(separator: ", "))")
     }
 
     /// The system checks run outside any test process, so they read the fixtures from

@@ -9,6 +9,8 @@ import Testing
 /// own threads: the run ends in EOS without an error, its output keeps its timing and
 /// size, and what does not depend on the properties (a meter's pass-through, a capture
 /// whose settings apply from the next start) is the same as in a run left alone.
+/// Each element's cases extend this suite from its own test folder
+/// (`<Element>/<Element>ConformanceCases.swift`).
 @Suite struct PropertyThrashTests {
     static let writes = 3000
     static let audio = "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved"
@@ -79,124 +81,5 @@ import Testing
         #expect(buffers.first?.pts == start, "\(label): first at \(buffers.first?.pts ?? 0)")
         #expect(zip(buffers, buffers.dropFirst()).allSatisfy { $0.pts + $0.duration == $1.pts }, "\(label): contiguous")
         #expect(buffers.last.map { $0.pts + $0.duration } == end, "\(label): ends at \(end) ns")
-    }
-
-    @Test func volumemeterPassesAudioThroughUnchangedAndMeasures() throws {
-        let description = "audiotestsrc num-buffers=75 samplesperbuffer=960 ! \(Self.audio) ! volumemeter name=el ! fakesink sync=true name=out"
-        let alone = try Self.play(description)
-        let thrashed = try Self.play(description, targets: ["el"])
-        Self.expectThrashedWhilePlaying(thrashed, "volumemeter", properties: 8)
-        #expect(thrashed.out.buffers.count == 75)
-        #expect(thrashed.out.buffers == alone.out.buffers, "the same bytes at the same times")
-        let meters = thrashed.run.messages(from: "el", named: "volumemeter")
-        let values = meters.flatMap { $0.doubles("rms") + $0.doubles("peak") + $0.doubles("decay") }
-        #expect(!meters.isEmpty && values.count >= meters.count * 6)
-        #expect(values.allSatisfy { $0 <= 0.01 && !$0.isNaN }, "levels in dBFS: \(values.filter { $0 > 0.01 || $0.isNaN })")
-        print("volumemeter thrash: \(thrashed.written), \(meters.count) messages")
-    }
-
-    @Test func dualmixerMixesEveryMillisecond() throws {
-        let description = "audiotestsrc num-buffers=50 samplesperbuffer=960 ! \(Self.audio) ! el.app "
-            + "audiotestsrc num-buffers=50 samplesperbuffer=441 wave=pink-noise ! audio/x-raw,rate=44100,channels=1 ! el.mic "
-            + "dualmixer name=el ! fakesink sync=true name=out"
-        let thrashed = try Self.play(description, targets: ["el", "el.app", "el.mic"])
-        Self.expectThrashedWhilePlaying(thrashed, "dualmixer", properties: 11)
-        let buffers = thrashed.out.buffers
-        Self.expectContiguous(buffers, from: 0, to: 1_000_000_000, "dualmixer")
-        let bytesPerSecond = buffers.map { Double($0.size) * 1e9 / Double($0.duration) }
-        #expect(Set(bytesPerSecond.map { Int($0.rounded()) }).count == 1, "every buffer is 48 kHz stereo: \(Set(bytesPerSecond))")
-        print("dualmixer thrash: \(thrashed.written), \(buffers.count) buffers")
-    }
-
-    @Test func pipcompositorDrawsEveryFrame() throws {
-        let description = "videotestsrc num-buffers=30 ! video/x-raw,format=NV12,width=160,height=120,framerate=30/1 ! el.sink_0 "
-            + "videotestsrc num-buffers=30 pattern=ball ! video/x-raw,format=NV12,width=32,height=24,framerate=30/1 ! el.sink_1 "
-            + "pipcompositor name=el ! fakesink sync=true name=out"
-        // As in compositor, a run whose pads all repeat their last frame after EOS never ends.
-        let thrashed = try Self.play(description, targets: ["el", "el.sink_0", "el.sink_1"],
-                                     settle: { pipeline in
-            for pad in ["sink_0", "sink_1"] { setPadProperty(pipeline, element: "el", pad: pad, "repeat-after-eos", "false") }
-        })
-        let buffers = thrashed.out.buffers
-        Self.expectThrashedWhilePlaying(thrashed, "pipcompositor", properties: 25)
-        #expect(buffers.count == 30 && buffers.allSatisfy { $0.size == 160 * 120 * 3 / 2 }, "\(buffers.count) frames: \(buffers.prefix(3))")
-        #expect(buffers.enumerated().allSatisfy { $0.element.pts == UInt64($0.offset) * 1_000_000_000 / 30 })
-        print("pipcompositor thrash: \(thrashed.written)")
-    }
-
-    /// replaykitsrc's settings apply from the next start, so a broadcast written into while
-    /// it runs is the broadcast it started as.
-    @Test func replaykitsrcRunsTheBroadcastItStarted() throws {
-        // A width whose rows need no padding, so the bytes compared are all picture.
-        let description = "replaykitsrc name=el is-live=false duration=2000000000 width=320 height=640 "
-            + "el.video ! fakesink sync=true name=out el.audio_app ! fakesink el.audio_mic ! fakesink"
-        let strings = ["activity": ["animated", "static", "busy:200ms,idle:300ms"],
-                       "schedule": ["", "500ms:pause; 700ms:resume", "300ms:orientation=right; 600ms:call-start"],
-                       "setup-info": ["", "setup,broadcastName=thrash"],
-                       // Files are read at the next start only: none is opened while playing.
-                       "trace": ["", "/nonexistent/thrash.trace"], "app-location": ["", "/nonexistent/app.m4a"],
-                       "mic-location": ["", "/nonexistent/mic.wav"], "screen-location": ["", "/nonexistent/screen.mov"]]
-        let alone = try Self.play(description)
-        let thrashed = try Self.play(description, targets: ["el"], strings: strings)
-        Self.expectThrashedWhilePlaying(thrashed, "replaykitsrc", properties: 26)
-        #expect(alone.out.buffers.count == 60)
-        let differ = zip(thrashed.out.buffers, alone.out.buffers).enumerated().first { $0.element.0 != $0.element.1 }
-        #expect(thrashed.out.buffers == alone.out.buffers,
-                "the same frames at the same times: \(thrashed.out.buffers.count) vs \(alone.out.buffers.count), first differing \(String(describing: differ))")
-        print("replaykitsrc thrash: \(thrashed.written)")
-    }
-
-    /// rtmpreconnectsink's reconnection policy (retries, delays, backoff, what to keep while
-    /// disconnected) written while it streams to a real nginx-rtmp: the connection it made
-    /// at the start is neither dropped nor made again, and every frame reaches the server.
-    @Test func rtmpreconnectsinkKeepsItsConnection() throws {
-        let server = try RtmpServer()
-        defer { server.stop() }
-        let description = "videotestsrc num-buffers=60 ! video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t "
-            + "! queue ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse ! el.video "
-            + "t. ! queue ! fakesink sync=true name=out "
-            + "rtmpreconnectsink name=el location=\(server.url("thrash"))"
-        // location applies from the next start: the only valid value here is the server's own.
-        let thrashed = try Self.play(description, targets: ["el"], strings: ["location": [server.url("thrash")]])
-        Self.expectThrashedWhilePlaying(thrashed, "rtmpreconnectsink", properties: 10)
-        #expect(thrashed.out.buffers.count == 60)
-        #expect(thrashed.run.messages(from: "el", named: "rtmp-connected").count == 1)
-        for lost in ["rtmp-disconnected", "rtmp-reconnecting", "rtmp-reconnected"] {
-            #expect(thrashed.run.messages(from: "el", named: lost).isEmpty, "\(lost) while connected")
-        }
-        server.stop()
-        let probe = try runCommand("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                                        "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0",
-                                                        server.recording("thrash").path])
-        #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,60", "the recording: \(probe.output)")
-        print("rtmpreconnectsink thrash: \(thrashed.written)")
-    }
-
-    /// The same over SRT, to a real srt-live-transmit: one connection, every frame recorded.
-    @Test func rtmpreconnectsinkKeepsItsSrtConnection() throws {
-        let receiver = try SrtReceiver()
-        defer { receiver.stop() }
-        let description = "videotestsrc num-buffers=60 ! video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t "
-            + "! queue ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse ! el.video "
-            + "t. ! queue ! fakesink sync=true name=out "
-            + "rtmpreconnectsink name=el location=\(receiver.url)"
-        let thrashed = try Self.play(description, targets: ["el"], strings: ["location": [receiver.url]])
-        Self.expectThrashedWhilePlaying(thrashed, "rtmpreconnectsink over SRT", properties: 10)
-        #expect(thrashed.out.buffers.count == 60)
-        #expect(thrashed.run.messages(from: "el", named: "rtmp-connected").count == 1)
-        for lost in ["rtmp-disconnected", "rtmp-reconnecting", "rtmp-reconnected"] {
-            #expect(thrashed.run.messages(from: "el", named: lost).isEmpty, "\(lost) while connected")
-        }
-        // srt-live-transmit writes out what it holds once the caller is gone.
-        usleep(500_000)
-        receiver.stop()
-        let probe = try runCommand("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                                        "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0",
-                                                        receiver.recording(1).path])
-        // MPEG-TS lists the stream under its program too.
-        #expect(Set(probe.output.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) })
-            == ["h264,60"], "the recording: \(probe.output)")
-        #expect(!FileManager.default.fileExists(atPath: receiver.recording(2).path), "one connection")
-        print("rtmpreconnectsink over SRT thrash: \(thrashed.written)")
     }
 }

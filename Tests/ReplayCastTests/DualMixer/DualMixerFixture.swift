@@ -23,6 +23,11 @@ extension ElementFixture {
                 _ = harness.messages()
                 #expect(harness.errors.isEmpty, "\(label): \(harness.errors)")
             })),
+        livePause: .covered(.init(
+            peer: "audiomixer",
+            line: "audiotestsrc is-live=true num-buffers=25 samplesperbuffer=960 ! \(stereo48k) ! mix. "
+                + "MIXER name=mix latency=100000000 ! audio/x-raw,format=S16LE,rate=48000,channels=2 ! fakesink name=out",
+            input: 500_000_000, outputBuffer: 10_000_000)),
         process: "audiotestsrc num-buffers=50 samplesperbuffer=960 ! \(stereo48k) ! mix.app "
             + "audiotestsrc num-buffers=50 samplesperbuffer=441 wave=pink-noise ! audio/x-raw,rate=44100,channels=1 ! mix.mic "
             + "dualmixer name=mix post-levels=true ! fakesink",

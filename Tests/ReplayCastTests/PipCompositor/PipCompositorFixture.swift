@@ -26,6 +26,11 @@ extension ElementFixture {
                 #expect(harness.errors.isEmpty, "\(label): \(harness.errors)")
                 #expect(luma == [UInt8](repeating: 0x80, count: 5), "\(label): the five frames after the flush: \(luma)")
             })),
+        livePause: .covered(.init(
+            peer: "compositor",
+            line: "videotestsrc is-live=true num-buffers=15 ! video/x-raw,format=NV12,width=64,height=48,framerate=30/1 ! mix. "
+                + "MIXER name=mix latency=100000000 ! video/x-raw,format=NV12,width=64,height=48 ! fakesink name=out",
+            input: 500_000_000, outputBuffer: 33_333_333)),
         process: "videotestsrc num-buffers=30 ! video/x-raw,format=NV12,width=160,height=120,framerate=30/1 ! pip.sink_0 "
             + "videotestsrc num-buffers=30 pattern=ball ! video/x-raw,format=NV12,width=32,height=24,framerate=30/1 ! pip.sink_1 "
             + "pipcompositor name=pip sink_1::xpos=8 sink_1::ypos=8 ! fakesink",

@@ -33,6 +33,7 @@ extension ElementFixture {
                 #expect(harness.errors.isEmpty, "\(label): \(harness.errors)")
                 #expect(harness.endsOfStream >= 1, "\(label): EOS without a connection")
             })),
+        livePause: .optedOut("a sink: it sends only what reaches it, with no timeout of its own to run in a pause"),
         // Publishing 2 s of live H.264 and AAC to a real server, as a user would: both pads.
         process: "videotestsrc is-live=true num-buffers=60 ! video/x-raw,width=160,height=120,framerate=30/1 "
             + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 ! h264parse ! rtmp.video "

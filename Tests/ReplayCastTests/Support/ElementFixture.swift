@@ -39,10 +39,22 @@ struct ElementFixture: Sendable, CustomTestStringConvertible {
         let worksAgain: @Sendable (Harness, String) -> Void
     }
 
+    /// A live pipeline whose aggregator, written MIXER in `line`, is paused mid-run beside
+    /// the same pipeline with `peer` in its place: the input lasts `input` ns, one output
+    /// buffer `outputBuffer` ns. A latency of 100 ms in `line` puts the peer's first timeout in
+    /// the pause well after anything already on its way when the pause began.
+    struct LivePauseCase: Sendable {
+        let peer: String
+        let line: String
+        let input: UInt64
+        let outputBuffer: UInt64
+    }
+
     let element: String
     let stateMatrix: Part<StateMatrixCase>
     let liveStateMatrix: Part<StateMatrixCase>
     let flushBurst: Part<HarnessCase>
+    let livePause: Part<LivePauseCase>
     /// A launch line gst-launch-1.0 runs to EOS with the installed plugin, for the system
     /// checks that watch a whole process (`leaks`, `debug-log`); `{rtmp}` stands for the URL of a live
     /// nginx-rtmp's application. Words split at spaces, no quoting. Tests/system/fixtures.json
