@@ -124,8 +124,7 @@ def main():
         sys.exit("the plugin is not installed")
     library = factory.get_plugin().get_filename()
     rtmp = f"rtmp://127.0.0.1:{os.environ['RTMP_PORT']}/live"
-    cases = {name: line.replace("{rtmp}", rtmp) for fixture in plugin_elements.fixtures(rtmp)
-             for name, line in fixture["allocations"].items()}
+    cases = {name: line for fixture in plugin_elements.fixtures(rtmp) for name, line in fixture["allocations"].items()}
     # The plugin loads on the first pipeline: build one so the shim can find its code.
     Gst.parse_launch(f"{factory.get_name()} ! fakesink").set_state(Gst.State.NULL)
     if not shim.mc_init():

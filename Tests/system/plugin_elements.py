@@ -29,9 +29,9 @@ def gstreamer_release():
 
 
 def fixtures(rtmp):
-    """Tests/system/fixtures.json's fixtures, `{rtmp}` in their process lines replaced by the
-    URL `rtmp`, each line split into gst-launch-1.0's words; exits unless they are exactly the
-    plugin's elements."""
+    """Tests/system/fixtures.json's fixtures, `{rtmp}` in their process and allocations lines
+    replaced by the URL `rtmp`, the process line also split into gst-launch-1.0's words;
+    exits unless they are exactly the plugin's elements."""
     import json
     import os
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.json")) as f:
@@ -41,6 +41,7 @@ def fixtures(rtmp):
         sys.exit(f"Tests/system/fixtures.json has fixtures for {names}, the plugin has {plugin}")
     for entry in entries:
         entry["words"] = entry["process"].replace("{rtmp}", rtmp).split(" ")
+        entry["allocations"] = {name: line.replace("{rtmp}", rtmp) for name, line in entry["allocations"].items()}
     return entries
 
 

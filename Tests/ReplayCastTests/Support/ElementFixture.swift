@@ -63,7 +63,7 @@ struct ElementFixture: Sendable, CustomTestStringConvertible {
     /// What `GST_DEBUG=<element>:6` on `process` must show, a line each: the level, a space,
     /// then an extended regular expression the message matches. The element's decisions as
     /// a user chasing a problem looks for them: formats and plans at INFO, realignment and
-    /// restarts at DEBUG, per-buffer plans at LOG (Tests/system/debug_log).
+    /// restarts at DEBUG, per-buffer plans at LOG (Tests/system/debug_log.py).
     let debugLog: [String]
     /// Launch lines, by case name, that run until stopped with a sink named `out` on the
     /// element's output: Tests/system/allocations.py counts the heap allocations from our
