@@ -250,7 +250,8 @@ extension InheritedPropertyParityLiveTests {
     /// latency and min-upstream-latency: both elements answer the same LATENCY query.
     @Test(arguments: ["latency=50000000", "min-upstream-latency=150000000", "latency=30000000 min-upstream-latency=150000000"])
     func pipcompositorLatency(properties: String) throws {
-        let outcome = try PeerParity.run(Self.pip, inputs: [Self.main(20), Self.pip(20)], both: properties, latencyAfter: 0.3)
+        let outcome = try PeerParity.run(Self.pip, inputs: [Self.main(60), Self.pip(60)], both: properties,
+                                         latencyAfter: 0.3, latencyDuration: 33_333_333)
         let ours = outcome.ours.latency, peer = outcome.peer.latency
         #expect(ours != nil && ours?.live == true && ours?.min == peer?.min && ours?.live == peer?.live,
                 "\(properties): ours \(String(describing: ours)), compositor \(String(describing: peer))")

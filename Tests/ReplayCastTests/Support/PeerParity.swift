@@ -61,12 +61,13 @@ struct PeerParity {
     /// video frames. `unlinked`: request that many more input pads, never linked. `timeout`:
     /// a run that ends by time is stopped there (an unending output). `whilePlaying` runs
     /// right after PLAYING; `latencyAfter`: seconds after it at which both src pads are asked
-    /// for their latency. `inspect` notes each output buffer's bytes (`PadRecorder`).
+    /// for their latency, once both last output buffers last `latencyDuration` (when given).
+    /// `inspect` notes each output buffer's bytes (`PadRecorder`).
     static func run(_ pair: Pair, inputs: [String], both: String = "", ours: String = "", peer: String = "",
                     output: String = "", frames: Bool = false, unlinked: Int = 0, timeout: Double = 20,
                     inspect: (@Sendable (UnsafeRawBufferPointer) -> String?)? = nil,
                     whilePlaying: ((UnsafeMutablePointer<GstElement>) -> Void)? = nil,
-                    latencyAfter: Double? = nil) throws -> Outcome {
+                    latencyAfter: Double? = nil, latencyDuration: UInt64? = nil) throws -> Outcome {
         var description = ""
         for (index, input) in inputs.enumerated() {
             description += "\(input) ! tee name=in\(index) "
@@ -101,18 +102,24 @@ struct PeerParity {
             Thread.sleep(forTimeInterval: latencyAfter)
             // A video aggregator's answer adds one output frame, and an output negotiated before
             // any input had a frame rate runs at 25/1 until the inputs' caps renegotiate it
-            // (gstvideoaggregator.c fixates 25/1 then): both are asked once both output buffers
-            // of one duration, for at most 5 s more.
+            // (gstvideoaggregator.c fixates 25/1 then, and sets its latency when it renegotiates
+            // on its own thread): both are asked once both output buffers last the inputs'
+            // frame, and again until their answers agree, for at most 5 s more. The last
+            // answers are compared.
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline {
-                let last = (recorders.ours.buffers.last?.duration, recorders.peer.buffers.last?.duration)
-                if let ours = last.0, ours == last.1 { break }
+                let last = [recorders.ours.buffers.last?.duration, recorders.peer.buffers.last?.duration].compactMap { $0 }
+                // Frame durations round to the nanosecond both ways (33333333, 33333334 at 30/1).
+                let wanted = latencyDuration ?? last.first ?? 0
+                if last.count == 2, last.allSatisfy({ max($0, wanted) - min($0, wanted) <= 1 }) { break }
                 Thread.sleep(forTimeInterval: 0.02)
             }
-            for name in ["ours", "peer"] {
-                guard let answer = Self.latency(of: pipeline, element: name) else { continue }
-                latencies.withLock { $0[name] = answer }
-            }
+            repeat {
+                let answers = (ours: Self.latency(of: pipeline, element: "ours"), peer: Self.latency(of: pipeline, element: "peer"))
+                latencies.withLock { $0 = ["ours": answers.ours, "peer": answers.peer].compactMapValues { $0 } }
+                if let ours = answers.ours, let peer = answers.peer, ours == peer { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            } while Date() < deadline
         })
         let answers = latencies.withLock { $0 }
         return Outcome(run: run,
