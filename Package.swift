@@ -50,6 +50,9 @@ let package = Package(
         // (EBU conformance signals), which unoptimized SIMD code takes 50 times longer over.
         .target(name: "MediaKernels", dependencies: ["MediaKernelsAVX2", "CCPUFeatures"],
                 swiftSettings: [.unsafeFlags(["-O"])]),
+        // CMAF and Low-Latency HLS without GStreamer: init segments, fragments, where parts and
+        // segments end, media playlists, files written whole.
+        .target(name: "HLSPackaging"),
         // The ReplayKit emulator's domain: device profiles, schedule, programmes, screen, barcode.
         .target(name: "ReplayKitModel", dependencies: ["MediaKernels"]),
         // What the plugin and the Kit share beside the C shim: a lock, GObject property and
@@ -82,11 +85,12 @@ let package = Package(
         .executableTarget(name: "ResamplerQualityReport", dependencies: ["MediaKernels", "ResamplerMeasurement"],
                           path: "bench/ResamplerQualityReport"),
         .testTarget(name: "MediaKernelsTests", dependencies: ["MediaKernels", "ResamplerMeasurement"]),
+        .testTarget(name: "HLSPackagingTests", dependencies: ["HLSPackaging"]),
         .testTarget(name: "ReplayKitModelTests", dependencies: ["ReplayKitModel", "MediaKernels"]),
         .target(name: "CTestSupport", dependencies: ["CGStreamer"], path: "Tests/CTestSupport"),
         .testTarget(name: "ReplayCastTests",
                     dependencies: ["ReplayCast", "ReplayCastKit", "ReplayCastSupport", "ReplayCastTools", "CReplayCast", "CReplayCastKit", "CGStreamer", "CGstCheck", "CTestSupport",
-                                   "MediaKernels", "ReplayKitModel"]),
+                                   "MediaKernels", "ReplayKitModel", "HLSPackaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

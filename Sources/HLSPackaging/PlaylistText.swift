@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import Glibc
+
+/// How playlists write numbers and times (RFC 8216bis, 4.2): decimal floats with a fixed
+/// number of places, and `EXT-X-PROGRAM-DATE-TIME` as ISO 8601 in UTC with milliseconds.
+enum PlaylistText {
+    /// `value` with five decimal places, rounded to nearest, or up where a bound must hold
+    /// for every value rounded to nearest (a `PART-TARGET` over its parts' `DURATION`s).
+    static func decimal(_ value: Double, roundingUp: Bool = false) -> String {
+        let scaled = UInt64(roundingUp ? (value * 100_000).rounded(.up) : (value * 100_000).rounded())
+        let fraction = String(scaled % 100_000)
+        return "\(scaled / 100_000).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)"
+    }
+
+    /// `2026-12-04T04:20:00.125Z` for seconds since 1970 (UTC).
+    static func dateTime(_ seconds: Double) -> String {
+        var whole = time_t(seconds.rounded(.down))
+        let milliseconds = Int(((seconds - Double(whole)) * 1000).rounded(.down))
+        var parts = tm()
+        gmtime_r(&whole, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
+    }
+
+    /// A quoted-string attribute value: quotes, CR and LF may not appear in it (4.2).
+    static func quoted(_ value: String) -> String {
+        precondition(!value.contains(where: { $0 == "\"" || $0 == "\r" || $0 == "\n" }), "\(value) cannot be quoted")
+        return "\"\(value)\""
+    }
+}
