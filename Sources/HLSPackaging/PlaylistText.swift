@@ -4,12 +4,16 @@ import Glibc
 /// How playlists write numbers and times (RFC 8216bis, 4.2): decimal floats with a fixed
 /// number of places, and `EXT-X-PROGRAM-DATE-TIME` as ISO 8601 in UTC with milliseconds.
 enum PlaylistText {
-    /// `value` with five decimal places, rounded to nearest, or up where a bound must hold
-    /// for every value rounded to nearest (a `PART-TARGET` over its parts' `DURATION`s).
-    static func decimal(_ value: Double, roundingUp: Bool = false) -> String {
-        let scaled = UInt64(roundingUp ? (value * 100_000).rounded(.up) : (value * 100_000).rounded())
-        let fraction = String(scaled % 100_000)
-        return "\(scaled / 100_000).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)"
+    /// `value` with `places` decimal places, rounded to nearest, or up where a bound must
+    /// hold for every value rounded to nearest (a `PART-TARGET` over its parts' `DURATION`s).
+    static func decimal(_ value: Double, places: Int = 5, roundingUp: Bool = false) -> String {
+        var unit: UInt64 = 1
+        for _ in 0..<places { unit *= 10 }
+        // Rounding up allows for the binary error of the product: 0.3 × 10⁵ is 30000.000000000004.
+        let product = value * Double(unit)
+        let scaled = UInt64(roundingUp ? (product - 1e-6).rounded(.up) : product.rounded())
+        let fraction = String(scaled % unit)
+        return "\(scaled / unit).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
     }
 
     /// `2026-12-04T04:20:00.125Z` for seconds since 1970 (UTC).
