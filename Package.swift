@@ -68,7 +68,7 @@ let package = Package(
         // replaycast_init() registers are linked in from there.
         .target(name: "ReplayCastKit",
                 dependencies: ["ReplayCast", "ReplayCastSupport", "CReplayCast", "CReplayCastKit", "CGStreamer", "MediaKernels",
-                               "ReplayKitModel"]),
+                               "ReplayKitModel", "HLSPackaging"]),
         // The rehearsal tooling the CLI runs around broadcasts: swarms, uplink shaping (tc and a
         // relay), latency and sync readings at the far end, traces. Apps that embed a broadcast
         // link the Kit without it.

@@ -171,6 +171,12 @@ struct PipelineRunner {
             throw Failure(description: "--serve needs an hlssink2 in the pipeline: it serves the HLS output")
         }
         let folder = (playlist as NSString).deletingLastPathComponent
+        // The broadcast makes its HLS folders when it starts; the server, started first, makes this one.
+        do {
+            try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+        } catch {
+            throw Failure(description: "--serve: cannot make the output folder \(folder): \(error.localizedDescription)")
+        }
         let page = PreviewPage.html(title: (title as NSString).lastPathComponent, playlist: (playlist as NSString).lastPathComponent)
         return try PreviewServer(address: address, folder: folder.isEmpty ? "." : folder, page: page)
     }

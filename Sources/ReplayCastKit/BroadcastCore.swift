@@ -74,7 +74,7 @@ final class BroadcastCore: @unchecked Sendable {
         }
         guard fresh else { return false }
         Thread.detachNewThread { self.pump() }
-        if !HLSFolders.writable(in: pipeline) || gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+        if !HLSFolders.prepared(in: pipeline) || gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
             // The element that failed has posted its error before this returns; the bus
             // thread reads it, then this wake, and ends the broadcast with it.
             let issue = BroadcastIssue(element: String(cString: rc_object_name(pipeline)), message: "the pipeline could not start",

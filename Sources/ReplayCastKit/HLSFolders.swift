@@ -2,27 +2,33 @@
 import CGStreamer
 import CReplayCast
 import Foundation
+import HLSPackaging
 import ReplayCastSupport
 
-/// The folders every `hlssink2` writes to, checked before the pipeline starts. hlssink2
-/// opens a segment file only when the segment begins, with the stream already flowing: a
-/// folder that cannot take it fails inside splitmuxsink, after its mpegtsmux has been given
-/// data without a segment (a GStreamer-WARNING and a GStreamer-CRITICAL on 1.22, beside the
-/// error). Checked first, the failure is one error from that hlssink2 naming the folder.
+/// The folders every `hlssink2` writes to, made where missing (as ffmpeg's HLS muxer makes
+/// its own) and checked before the pipeline starts. hlssink2 opens a segment file only when
+/// the segment begins, with the stream already flowing: a folder that cannot take it fails
+/// inside splitmuxsink, after its mpegtsmux has been given data without a segment (a
+/// GStreamer-WARNING and a GStreamer-CRITICAL on 1.22, beside the error). Made and checked
+/// first, the failure is one error from that hlssink2 naming the folder.
 enum HLSFolders {
-    /// Posts an error from the first hlssink2 whose segment or playlist folder cannot be
-    /// written, and returns false; true when every one can.
-    static func writable(in pipeline: UnsafeMutablePointer<GstElement>) -> Bool {
+    /// Makes each hlssink2's segment and playlist folders and their missing parents. Posts an
+    /// error from the first hlssink2 whose folder cannot be made or written, and returns
+    /// false; true when every one can be written.
+    static func prepared(in pipeline: UnsafeMutablePointer<GstElement>) -> Bool {
         for sink in BinElements.made(by: "hlssink2", in: pipeline) {
             for (property, what) in [("location", "segments"), ("playlist-location", "playlist")] {
                 guard let path = ObjectProperties.string(sink, property), !path.isEmpty else { continue }
                 let parent = (path as NSString).deletingLastPathComponent
-                let folder = parent.isEmpty ? "." : parent
-                guard access(folder, W_OK | X_OK) != 0 else { continue }
-                let reason = String(cString: strerror(errno))
-                postWriteError(from: sink, "cannot write the HLS \(what) \(path): the folder \(folder): \(reason)",
-                               debug: "checked by ReplayCast's HLSFolders before the start")
-                return false
+                do {
+                    _ = try OutputFolder(making: parent.isEmpty ? "." : parent)
+                } catch let failure as OutputFolder.Failure {
+                    postWriteError(from: sink, "cannot write the HLS \(what) \(path): the folder \(failure.path): \(failure.reason)",
+                                   debug: "checked by ReplayCast's HLSFolders before the start")
+                    return false
+                } catch {
+                    preconditionFailure("OutputFolder throws its Failure only")
+                }
             }
         }
         return true

@@ -74,19 +74,35 @@ import Testing
     }
 
     /// hlssink2 opens its first segment only once the stream flows; a folder that cannot
-    /// take it is an error from that hlssink2 before the start, naming the folder.
-    @Test func anHLSFolderThatCannotBeWrittenFailsTheStart() async throws {
-        let pattern = "/nonexistent/folder/segment%05d.ts"
+    /// be made (here, below a file) is an error from that hlssink2 before the start, naming
+    /// the folder.
+    @Test func anHLSFolderThatCannotBeMadeFailsTheStart() async throws {
+        let pattern = "/dev/null/folder/segment%05d.ts"
         let broadcast = try Broadcast(description: "videotestsrc is-live=true ! x264enc ! h264parse "
-                                      + "! hlssink2 name=hls location=\(pattern) playlist-location=/nonexistent/folder/playlist.m3u8")
+                                      + "! hlssink2 name=hls location=\(pattern) playlist-location=/dev/null/folder/playlist.m3u8")
         await #expect(throws: BroadcastError.self) { try await broadcast.start() }
         guard case .failed(let issue) = await broadcast.waitUntilEnded() else {
             Issue.record("the broadcast did not end with the failure")
             return
         }
         #expect(issue.element == "hls" && issue.location == pattern, "\(issue)")
-        #expect(issue.message == "cannot write the HLS segments \(pattern): the folder /nonexistent/folder: No such file or directory")
+        #expect(issue.message == "cannot write the HLS segments \(pattern): the folder /dev/null/folder: Not a directory")
         #expect(issue.domain == "gst-resource-error-quark" && issue.code == Int(GST_RESOURCE_ERROR_OPEN_WRITE.rawValue))
+    }
+
+    /// Missing folders are made, parents and all, as ffmpeg's HLS muxer makes its own: the
+    /// broadcast writes its segments and playlist there.
+    @Test func missingHLSFoldersAreMade() async throws {
+        let root = try temporaryDirectory("hls-folders")
+        let folder = root.appendingPathComponent("new/dir").path
+        let broadcast = try Broadcast(description: "videotestsrc num-buffers=60 ! video/x-raw,width=160,height=120,framerate=30/1 "
+                                      + "! x264enc key-int-max=30 ! h264parse ! hlssink2 target-duration=1 "
+                                      + "location=\(folder)/segment%05d.ts playlist-location=\(folder)/playlist.m3u8")
+        try await broadcast.start()
+        #expect(await broadcast.waitUntilEnded() == .endOfStream)
+        let playlist = try String(contentsOfFile: "\(folder)/playlist.m3u8", encoding: .utf8)
+        let segments = playlist.split(separator: "\n").filter { $0.hasPrefix("segment") }
+        #expect(segments.count == 2 && segments.allSatisfy { FileManager.default.fileExists(atPath: "\(folder)/\($0)") }, "\(playlist)")
     }
 
     /// What a status display reads while a broadcast runs: every frame replaykitsrc made
