@@ -77,6 +77,13 @@ struct CMAFRealClientTests {
                                           "-of", "csv=p=0", root.appendingPathComponent("audio/index.m3u8").path])
         #expect(Set(audioFrames.split(separator: "\n").filter { !$0.isEmpty }) == ["\(audio.units.count)"],
                 "\(audioFrames) of \(audio.units.count) AAC frames decoded")
+        // The playlists keep the rules, with a segment per second begun (AAC: 142 frames, 3.03 s).
+        for (track, stream) in [("video", video), ("audio", audio)] {
+            let read = try ReadPlaylist(String(contentsOf: root.appendingPathComponent("\(track)/index.m3u8"), encoding: .utf8))
+            let seconds = Double(stream.units.reduce(0) { $0 + $1.duration }) / 1e9
+            #expect(read.violations() == [] && read.ended, "\(track): \(read.violations())")
+            #expect(read.segments.count == Int((seconds - 0.001).rounded(.up)), "\(track): \(read.segments.count) segments for \(seconds) s")
+        }
         // ffmpeg decodes it clean: no error, no warning.
         let decoded = try runCommand("/usr/bin/ffmpeg", ["-v", "warning", "-i", root.appendingPathComponent("video/index.m3u8").path,
                                                          "-i", root.appendingPathComponent("audio/index.m3u8").path,
