@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
 import CReplayCast
+import ReplayCastSupport
 import Synchronization
 
 /// What a parser hands a muxer, caught at a fakesink's pad: each access unit's bytes, decode
@@ -25,10 +26,7 @@ final class EncodedStream: Sendable {
         let element = gst_bin_get_by_name(rc_bin(bin), name)!
         let pad = gst_element_get_static_pad(element, "sink")!
         let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-        gst_pad_add_probe(pad, mask, { _, info, context in
-            Unmanaged<EncodedStream>.fromOpaque(context!).takeUnretainedValue().take(info!)
-            return GST_PAD_PROBE_OK
-        }, Unmanaged.passRetained(self).toOpaque(), { Unmanaged<EncodedStream>.fromOpaque($0!).release() })
+        PadProbe.add(to: pad, mask) { [self] info, _ in take(info) }
         gst_object_unref(pad)
         gst_object_unref(element)
     }
