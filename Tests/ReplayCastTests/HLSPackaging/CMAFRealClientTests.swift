@@ -37,13 +37,19 @@ struct CMAFRealClientTests {
                                              folder: OutputFolder(making: root.appendingPathComponent(name).path))
             // x264enc counts from 1000 hours, as GStreamer encoders do to keep decode times positive.
             let base = stream.units.first?.dts ?? 0
-            let ticks = { (ns: UInt64) in UInt64(1_000_000_000).dividingFullWidth(ns.multipliedFullWidth(by: UInt64(format.timescale))).quotient }
-            let time = { (ns: UInt64) in ticks(ns - base) }
+            // Times in ticks, rounded to nearest (GStreamer's 30/1 frames end a nanosecond short
+            // of the next one's start); a duration is the difference of its ends, so the samples
+            // tile the timeline.
+            let time = { (ns: UInt64) in
+                let product = (ns - base).multipliedFullWidth(by: UInt64(format.timescale))
+                let (sum, carry) = product.low.addingReportingOverflow(500_000_000)
+                return UInt64(1_000_000_000).dividingFullWidth((product.high + (carry ? 1 : 0), sum)).quotient
+            }
             for unit in stream.units {
                 _ = try unit.bytes.withUnsafeBytes {
-                    try packager.add(decodeTime: time(unit.dts), duration: ticks(unit.duration),
+                    try packager.add(decodeTime: time(unit.dts), duration: time(unit.dts + unit.duration) - time(unit.dts),
                                      compositionOffset: Int32(Int64(time(unit.pts)) - Int64(time(unit.dts))),
-                                     isSync: unit.isSync, bytes: $0, wallClock: 1_764_820_800 + Double(unit.dts) / 1e9)
+                                     isSync: unit.isSync, bytes: $0, wallClock: 1_764_820_800 + Double(unit.dts - base) / 1e9)
                 }
             }
             try packager.finish()
