@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "ReplayCastSupport", dependencies: ["CReplayCast", "CGStreamer"]),
         .target(
             name: "ReplayCast",
-            dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayCastSupport", "ReplayKitModel"],
+            dependencies: ["CReplayCast", "CGStreamer", "MediaKernels", "ReplayCastSupport", "ReplayKitModel", "HLSPackaging"],
             linkerSettings: strictLinking),
         // What applications need beside the elements: the GOutputStream hlssink2's playlists go through.
         .target(name: "CReplayCastKit", dependencies: ["CGStreamer"]),

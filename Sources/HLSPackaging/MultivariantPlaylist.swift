@@ -2,7 +2,8 @@
 
 /// The multivariant playlist of a rendition ladder (RFC 8216bis, 4.4.6): one
 /// `EXT-X-STREAM-INF` per video rendition, each naming the audio group its audio plays from,
-/// and the audio rendition as `EXT-X-MEDIA`.
+/// and the audio rendition as `EXT-X-MEDIA`. An audio-only broadcast is one variant whose
+/// `Video` is the audio playlist, with no audio group.
 public struct MultivariantPlaylist: Sendable, Equatable {
     public struct Video: Sendable, Equatable {
         public var uri: String
@@ -10,9 +11,10 @@ public struct MultivariantPlaylist: Sendable, Equatable {
         public var peakBitrate: Int
         public var averageBitrate: Int
         public var format: TrackFormat
-        public var frameRate: Double
+        /// `FRAME-RATE`, where the stream says it.
+        public var frameRate: Double?
 
-        public init(uri: String, peakBitrate: Int, averageBitrate: Int, format: TrackFormat, frameRate: Double) {
+        public init(uri: String, peakBitrate: Int, averageBitrate: Int, format: TrackFormat, frameRate: Double?) {
             self.uri = uri
             self.peakBitrate = peakBitrate
             self.averageBitrate = averageBitrate
@@ -64,7 +66,7 @@ public struct MultivariantPlaylist: Sendable, Equatable {
                 "CODECS=" + PlaylistText.quoted(([video.format.codecsAttribute] + (audio.map { [$0.format.codecsAttribute] } ?? [])).joined(separator: ",")),
             ]
             if let (width, height) = video.format.pictureSize { attributes.append("RESOLUTION=\(width)x\(height)") }
-            attributes.append("FRAME-RATE=" + PlaylistText.decimal(video.frameRate, places: 3))
+            if let frameRate = video.frameRate { attributes.append("FRAME-RATE=" + PlaylistText.decimal(frameRate, places: 3)) }
             if audio != nil { attributes.append("AUDIO=\(PlaylistText.quoted(Self.audioGroup))") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(video.uri)

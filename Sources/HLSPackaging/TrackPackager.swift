@@ -44,6 +44,10 @@ public struct TrackPackager {
     public let format: TrackFormat
     public let folder: OutputFolder
     public private(set) var playlist: MediaPlaylist
+    /// The newest complete segment: its sequence number, size and duration.
+    public private(set) var completedSegment: (sequence: UInt64, bytes: Int, duration: Double)?
+    /// Where the samples so far end, in the track's timescale.
+    public private(set) var end: UInt64 = 0
     private let partTargetTicks: UInt64
     private var boundaries: PartBoundaries
     private var fragments = FragmentWriter()
@@ -95,6 +99,7 @@ public struct TrackPackager {
             wrote = true
         }
         if samples.isEmpty && partStartsSegment { segmentWallClock = wallClock }
+        end = decodeTime + duration
         samples.append(FragmentSample(decodeTime: decodeTime, duration: UInt32(duration), size: UInt32(bytes.count),
                                       compositionOffset: compositionOffset, isSync: isSync))
         payload.append(contentsOf: bytes)
@@ -129,8 +134,10 @@ public struct TrackPackager {
         partIndex += 1
         guard endingSegment else { return }
         try segment.withUnsafeBytes { try folder.write(Self.segmentName(sequence), $0) }
+        let bytes = segment.count
         segment.removeAll(keepingCapacity: true)
         for removed in playlist.closeSegment() { remove(removed) }
+        completedSegment = playlist.segments.last.map { (sequence, bytes, $0.duration) }
         sequence += 1
         partIndex = 0
     }

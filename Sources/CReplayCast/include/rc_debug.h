@@ -16,7 +16,8 @@
   X(replaykitsrc, "ReplayCast ReplayKit emulator")                            \
   X(dualmixer, "ReplayCast app + mic mixer")                                  \
   X(pipcompositor, "ReplayCast picture-in-picture")                           \
-  X(rtmpreconnectsink, "ReplayCast RTMP and SRT sink that reconnects")
+  X(rtmpreconnectsink, "ReplayCast RTMP and SRT sink that reconnects")        \
+  X(llhlssink, "ReplayCast Low-Latency HLS sink")
 
 /* Creates the categories; plugin_init calls it, before any element exists. Again is harmless:
  * GStreamer gives back the category a name already has. */

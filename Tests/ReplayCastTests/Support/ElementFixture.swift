@@ -79,7 +79,7 @@ struct ElementFixture: Sendable, CustomTestStringConvertible {
     var testDescription: String { element }
 
     /// Every element of the plugin, one fixture each.
-    static let all: [ElementFixture] = [.dualmixer, .pipcompositor, .replaykitsrc, .rtmpreconnectsink, .volumemeter]
+    static let all: [ElementFixture] = [.dualmixer, .llhlssink, .pipcompositor, .replaykitsrc, .rtmpreconnectsink, .volumemeter]
 
     /// The fixtures that take part in a suite.
     static func taking<Value>(_ part: KeyPath<ElementFixture, Part<Value>>) -> [ElementFixture] {

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import CGStreamer
+import CReplayCast
+import Foundation
+import HLSPackaging
+import ReplayCastSupport
+import Synchronization
+import Testing
+
+/// llhlssink against the players and rules it writes for: ffmpeg and qtdemux read what it
+/// wrote, its playlists keep LL-HLS's rules while it writes them, hlssink2 on the same input
+/// makes the same segments, and what it cannot do is an error naming the element and value.
+struct LLHLSSinkTests {
+    static let matrixFolder = FileManager.default.temporaryDirectory.appendingPathComponent("replaycast-llhls-matrix-\(getpid())").path
+
+    /// `frames` of 64x48 H.264 at 30 fps (a keyframe every 10) and AAC into `folder`, 0.3 s
+    /// parts of 1 s segments; the raw frames observed at `out` through the tee.
+    static func ladder(live: Bool, frames: Int, folder: String) -> String {
+        "videotestsrc is-live=\(live) num-buffers=\(frames) ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! tee name=t "
+            + "! queue ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 ! h264parse ! ll.video_0 "
+            + "t. ! queue ! fakesink name=out "
+            + "audiotestsrc is-live=\(live) num-buffers=\(frames * 3 / 2) samplesperbuffer=1024 ! audio/x-raw,rate=48000,channels=2 "
+            + "! avenc_aac ! aacparse ! ll.audio "
+            + "llhlssink name=ll location=\(folder) target-duration=1"
+    }
+
+    /// llhlssink in a harness on its video pad, writing into a folder of its own.
+    static func harness() throws -> Harness {
+        GStreamerSetup.ensure()
+        let sink = try #require(gst_element_factory_make("llhlssink", nil))
+        gst_util_set_object_arg(rc_gobject(sink), "location", try temporaryDirectory("llhls-harness").path)
+        gst_util_set_object_arg(rc_gobject(sink), "target-duration", "1")
+        let harness = Harness(sink: sink, sinkPad: "video_%u",
+                              caps: "video/x-h264,stream-format=avc,alignment=au,width=64,height=48,framerate=30/1,"
+                                  + "codec_data=(buffer)0142c01effe100046742c01e01000268ce")
+        gst_object_unref(sink)
+        return harness
+    }
+
+    /// 3 s of live H.264 (a keyframe every 10 frames) and AAC, tee'd into llhlssink and
+    /// hlssink2 with the same target duration, each through a parser of its own (llhlssink
+    /// takes avc and raw AAC, mpegtsmux byte-stream and ADTS); `read` is called every 50 ms
+    /// while it runs.
+    static func broadcast(_ folder: URL, whilePlaying read: @escaping @Sendable () -> Void) throws -> PipelineRun {
+        let ours = folder.appendingPathComponent("ll").path, peer = folder.appendingPathComponent("ts").path
+        try FileManager.default.createDirectory(atPath: peer, withIntermediateDirectories: true)
+        let description = "videotestsrc is-live=true num-buffers=90 pattern=ball ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 "
+            + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 ! tee name=v "
+            + "v. ! queue ! h264parse ! ll.video_0 v. ! queue ! h264parse ! ts.video "
+            + "audiotestsrc is-live=true num-buffers=141 samplesperbuffer=1024 ! audio/x-raw,rate=48000,channels=2 "
+            + "! avenc_aac ! tee name=a a. ! queue ! aacparse ! ll.audio a. ! queue ! aacparse ! ts.audio "
+            + "llhlssink name=ll location=\(ours) target-duration=1 playlist-length=0 "
+            + "hlssink2 name=ts target-duration=1 playlist-length=0 max-files=0 location=\(peer)/s%05d.ts playlist-location=\(peer)/playlist.m3u8"
+        let done = Atomic<Bool>(false)
+        return try PipelineRun.run(description, timeout: 20, whilePlaying: { _ in
+            Thread.detachNewThread {
+                while !done.load(ordering: .relaxed) {
+                    read()
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+        }, finished: { _ in done.store(true, ordering: .relaxed) })
+    }
+
+    /// While it writes, every read of every media playlist keeps the rules, and follows on
+    /// from the read before (parts never go back, the hint named the next part); once it
+    /// ended, ffmpeg decodes every frame through the multivariant playlist and hlssink2 cut
+    /// the same segments.
+    @Test func aLiveBroadcastKeepsTheRulesAndMatchesHlssink2() throws {
+        let root = try temporaryDirectory("llhlssink-live")
+        let ours = root.appendingPathComponent("ll")
+        let checked = Locked<(reads: Int, violations: [String], last: [String: ReadPlaylist])>((0, [], [:]))
+        let run = try Self.broadcast(root) {
+            for rendition in ["video_0", "audio"] {
+                guard let text = try? String(contentsOf: ours.appendingPathComponent("\(rendition)/index.m3u8"), encoding: .utf8) else { continue }
+                checked.withLock { state in
+                    do {
+                        let read = try ReadPlaylist(text)
+                        state.violations += read.violations(after: state.last[rendition]).map { "\(rendition): \($0)" }
+                        state.last[rendition] = read
+                        state.reads += 1
+                    } catch {
+                        state.violations.append("\(rendition): \(error)")
+                    }
+                }
+            }
+        }
+        #expect(run.error == nil && run.reachedEOS, "\(String(describing: run.error))")
+        let (reads, violations, _) = checked.withLock { $0 }
+        #expect(reads >= 40 && violations.isEmpty, "\(reads) reads: \(violations.prefix(5))")
+
+        let video = try ReadPlaylist(String(contentsOf: ours.appendingPathComponent("video_0/index.m3u8"), encoding: .utf8))
+        #expect(video.ended && video.violations() == [] && video.reports.map(\.uri) == ["../audio/index.m3u8"])
+        let decoded = try runCommand("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,nb_read_frames",
+                                                          "-of", "csv=p=0", ours.appendingPathComponent("index.m3u8").path])
+        let counts = Set(decoded.output.split(separator: "\n").filter { !$0.isEmpty })
+        #expect(counts.contains("h264,90") && counts.contains { $0.hasPrefix("aac,") }, "\(decoded.output)")
+
+        // hlssink2 on the same stream: as many segments, each as long as ours within a frame.
+        let peer = try String(contentsOf: root.appendingPathComponent("ts/playlist.m3u8"), encoding: .utf8)
+        let theirs = peer.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.compactMap { Double($0.dropFirst(8).prefix { $0 != "," }) }
+        let mine = video.segments.map(\.duration)
+        #expect(mine.count == theirs.count && zip(mine, theirs).allSatisfy { abs($0 - $1) <= 1.0 / 30 + 0.001 },
+                "llhlssink \(mine), hlssink2 \(theirs)")
+        print("llhlssink, 3 s live: \(reads) playlist reads, no rule broken; \(video.segments.count) segments of \(mine) s "
+              + "(hlssink2: \(theirs)); ffprobe: \(counts.sorted())")
+    }
+
+    /// What it cannot do is an error before data flows, naming the element and the value.
+    @Test(arguments: [
+        ("location=/dev/null/llhls", "llhlssink cannot write to the folder /dev/null/llhls: Not a directory"),
+        ("location={root} playlist-length=2", "llhlssink cannot make a valid playlist: 2 segments of 2.0 s last less than three target durations (6 s)"),
+        ("location={root} part-duration=3000000000", "llhlssink cannot make a valid playlist: parts of 3.0 s are longer than segments of 2.0 s"),
+    ])
+    func settingsThatCannotWorkFailTheStart(properties: String, message: String) throws {
+        let root = try temporaryDirectory("llhlssink-refused").path
+        let run = try PipelineRun.run("videotestsrc num-buffers=10 ! x264enc ! h264parse ! ll.video_0 "
+                                      + "llhlssink name=ll \(properties.replacingOccurrences(of: "{root}", with: root))", timeout: 10)
+        let error = try #require(run.error)
+        #expect(error.source == "ll" && error.text == message, "\(error)")
+    }
+
+    /// A second audio pad, or a pad asked for while streaming, is refused: the multivariant
+    /// playlist lists the renditions the element starts with.
+    @Test func padsAreRequestedBeforeStreaming() throws {
+        GStreamerSetup.ensure()
+        let sink = try #require(gst_element_factory_make("llhlssink", nil))
+        defer { gst_object_unref(sink) }
+        let audio = gst_element_request_pad_simple(sink, "audio")
+        #expect(audio != nil && gst_element_request_pad_simple(sink, "audio") == nil)
+        let first = gst_element_request_pad_simple(sink, "video_%u"), second = gst_element_request_pad_simple(sink, "video_%u")
+        #expect(first.map { String(cString: rc_object_name($0)) } == "video_0" && second.map { String(cString: rc_object_name($0)) } == "video_1")
+        for pad in [audio, first, second].compactMap({ $0 }) {
+            gst_element_release_request_pad(sink, pad)
+            gst_object_unref(pad)
+        }
+        #expect(rc_element(sink).pointee.numsinkpads == 0)
+    }
+}
