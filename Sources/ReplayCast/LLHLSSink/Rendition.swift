@@ -65,10 +65,18 @@ final class Rendition: @unchecked Sendable {
             new = .aac(configuration: record, sampleRate: Int(first), channels: Int(second))
         }
         if let format, format != new, packager != nil {
-            return "the format changed while streaming (\(format.codecsAttribute) to \(new.codecsAttribute)): a rendition keeps one init segment"
+            return "the format changed while streaming (\(Self.shown(format)) to \(Self.shown(new))): a rendition keeps one init segment"
         }
         format = new
         return nil
+    }
+
+    /// `avc1.42C01E 64x48`, `mp4a.40.2 48000 Hz 2 channels`.
+    static func shown(_ format: TrackFormat) -> String {
+        switch format.codec {
+        case .h264(_, let width, let height), .h265(_, let width, let height): "\(format.codecsAttribute) \(width)x\(height)"
+        case .aac(_, let rate, let channels): "\(format.codecsAttribute) \(rate) Hz \(channels) channels"
+        }
     }
 
     enum Outcome {

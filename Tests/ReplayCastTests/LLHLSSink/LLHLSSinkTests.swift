@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGStreamer
+import CGstCheck
 import CReplayCast
 import Foundation
 import HLSPackaging
@@ -24,15 +25,16 @@ struct LLHLSSinkTests {
             + "llhlssink name=ll location=\(folder) target-duration=1"
     }
 
-    /// llhlssink in a harness on its video pad, writing into a folder of its own.
-    static func harness() throws -> Harness {
+    static let harnessCaps = "video/x-h264,stream-format=avc,alignment=au,width=64,height=48,framerate=30/1,"
+        + "codec_data=(buffer)0142c01effe100046742c01e01000268ce"
+
+    /// llhlssink in a harness on its video pad, writing into `folder` (one of its own if nil).
+    static func harness(folder: String? = nil) throws -> Harness {
         GStreamerSetup.ensure()
         let sink = try #require(gst_element_factory_make("llhlssink", nil))
-        gst_util_set_object_arg(rc_gobject(sink), "location", try temporaryDirectory("llhls-harness").path)
+        gst_util_set_object_arg(rc_gobject(sink), "location", try folder ?? temporaryDirectory("llhls-harness").path)
         gst_util_set_object_arg(rc_gobject(sink), "target-duration", "1")
-        let harness = Harness(sink: sink, sinkPad: "video_%u",
-                              caps: "video/x-h264,stream-format=avc,alignment=au,width=64,height=48,framerate=30/1,"
-                                  + "codec_data=(buffer)0142c01effe100046742c01e01000268ce")
+        let harness = Harness(sink: sink, sinkPad: "video_%u", caps: harnessCaps)
         gst_object_unref(sink)
         return harness
     }
@@ -135,5 +137,49 @@ struct LLHLSSinkTests {
             gst_object_unref(pad)
         }
         #expect(rc_element(sink).pointee.numsinkpads == 0)
+    }
+
+    /// Pushes frames `range` of 97 bytes at 30 fps, a keyframe every 10.
+    static func frames(_ harness: Harness, _ range: Range<Int>) {
+        for k in range {
+            harness.push([UInt8](repeating: 0x40, count: 97), pts: UInt64(k) * 33_333_333, duration: 33_333_333,
+                         flags: k % 10 == 0 ? nil : GST_BUFFER_FLAG_DELTA_UNIT)
+        }
+    }
+
+    /// A flushing seek back to 0 after 1.5 s: the rendition goes on a second past what it
+    /// wrote, the segment after the jump follows a discontinuity, and the playlist keeps the
+    /// rules and never goes back.
+    @Test func aSeekBackGoesOnAfterADiscontinuity() throws {
+        let folder = try temporaryDirectory("llhlssink-seek").path
+        let harness = try Self.harness(folder: folder)
+        Self.frames(harness, 0..<45)
+        _ = gst_harness_push_event(harness.harness, gst_event_new_flush_start())
+        _ = gst_harness_push_event(harness.harness, gst_event_new_flush_stop(1))
+        var segment = GstSegment()
+        gst_segment_init(&segment, GST_FORMAT_TIME)
+        _ = gst_harness_push_event(harness.harness, gst_event_new_segment(&segment))
+        Self.frames(harness, 0..<45)
+        harness.pushEOS()
+        harness.waitForSinkEOS()
+        #expect(harness.errors.isEmpty && harness.endsOfStream == 1, "\(harness.errors)")
+        let read = try ReadPlaylist(String(contentsOfFile: "\(folder)/video_0/index.m3u8", encoding: .utf8))
+        #expect(read.violations() == [] && read.ended)
+        let marked = read.segments.filter(\.discontinuity).map(\.sequence)
+        // 1 s segments, 0 and 1 (half); the jump to 2.5 s; segments keep to the 1 s grid, so the
+        // first keyframe past 3 s (frame 20 of the second run, 3.17 s) ends segment 2.
+        #expect(read.segments.map(\.duration) == [1, 0.5, 0.66667, 0.83333] && marked == [2],
+                "\(read.segments.map(\.duration)), after a discontinuity: \(marked)")
+    }
+
+    /// New caps with another picture size while streaming: an error naming both formats.
+    @Test func aFormatThatChangesWhileStreamingIsAnErrorNamingIt() throws {
+        let harness = try Self.harness()
+        Self.frames(harness, 0..<5)
+        gst_harness_set_src_caps_str(harness.harness, Self.harnessCaps.replacingOccurrences(of: "width=64", with: "width=80"))
+        Self.frames(harness, 5..<6)
+        _ = harness.messages()
+        #expect(harness.errors.first == "llhlssink: video_0: the format changed while streaming (avc1.42C01E 64x48 to "
+                + "avc1.42C01E 80x48): a rendition keeps one init segment", "\(harness.errors)")
     }
 }
