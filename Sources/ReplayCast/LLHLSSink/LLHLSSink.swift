@@ -167,7 +167,10 @@ final class LLHLSSink: SwiftState {
         }
         try rendition.owner.run { try rendition.writePlaylist(reports: reports) }
         DebugLog.llhlssink.log(element, "\(rendition.name): part \(last.sequence).\(last.index)")
-        if let segment { DebugLog.llhlssink.debug(element, "\(rendition.name): segment \(last.sequence), \(segment.bytes) bytes in \(segment.duration) s") }
+        if let segment {
+            DebugLog.llhlssink.debug(element, "\(rendition.name): segment \(last.sequence), \(segment.bytes) bytes in "
+                                     + "\(Int((segment.duration * 1000).rounded())) ms")
+        }
         if let multivariant {
             try folder.write(Self.multivariantName, multivariant)
             DebugLog.llhlssink.debug(element, "multivariant playlist written")

@@ -35,7 +35,7 @@ extension ElementFixture {
         debugLog: [
             "INFO writing video_0, audio to /tmp/replaycast-fixture-llhls: parts of at most 0.3 s, segments of 1.0 s",
             "INFO video_0: video/x-h264",
-            "DEBUG video_0: segment 0, [0-9]+ bytes in 1.0 s",
+            "DEBUG video_0: segment 0, [0-9]+ bytes in 1000 ms",
             "DEBUG multivariant playlist written",
             "LOG audio: part 0.0",
         ],
