@@ -28,10 +28,12 @@ public struct OutputFolder: Sendable {
         guard access(path, W_OK | X_OK) == 0 else { throw Failure(path: path, reason: Self.reason()) }
     }
 
-    /// Writes `name` whole, replacing what was there.
+    /// Writes `name` whole, replacing what was there. The temporary name is the writing
+    /// thread's own, so two threads writing one file never write into each other's copy:
+    /// the file is whichever rename came last.
     public func write(_ name: String, _ bytes: UnsafeRawBufferPointer) throws {
         let final = "\(path)/\(name)"
-        let temporary = "\(path)/.\(name).partial"
+        let temporary = "\(path)/.\(name).\(pthread_self()).partial"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(path: temporary, reason: Self.reason()) }
         var written = 0

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import Foundation
 import Glibc
 import HLSPackaging
+import Synchronization
 import Testing
 
 struct OutputFolderTests {
@@ -50,5 +52,32 @@ struct OutputFolderTests {
         } throws: { error in
             "\(error)" == "\(root)/file: not a folder"
         }
+    }
+
+    /// Two threads writing one file 200 times each: every write succeeds, the file is always
+    /// one of the two texts whole, never a mix, and no temporary copy is left.
+    @Test func twoWritersOfOneFileNeverMix() throws {
+        let root = Self.scratch()
+        let folder = try OutputFolder(making: root)
+        let texts = [String(repeating: "a", count: 50_000), String(repeating: "b", count: 70_000)]
+        let failures = Mutex(0)
+        let threads = texts.map { text in
+            Thread {
+                for _ in 0..<200 {
+                    do { try folder.write("index.m3u8", text) } catch { failures.withLock { $0 += 1 } }
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        var seen: Set<Int> = []
+        while threads.contains(where: { !$0.isFinished }) {
+            if let bytes = TrackPackagerTests.read("\(root)/index.m3u8") {
+                #expect(Set(bytes).count == 1 && (bytes.count == 50_000 || bytes.count == 70_000), "\(bytes.count) bytes")
+                seen.insert(bytes.count)
+            }
+        }
+        #expect(failures.withLock { $0 } == 0, "\(failures.withLock { $0 }) of 400 writes failed")
+        #expect(Self.contents(root) == ["index.m3u8"], "\(Self.contents(root))")
+        print("two writers of one file: read \(seen.sorted()) bytes, never a mix")
     }
 }
