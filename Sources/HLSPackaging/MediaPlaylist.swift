@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
-/// The live media playlist of one rendition with Low-Latency HLS parts (RFC 8216bis,
-/// draft-pantos-hls-rfc8216bis-22): what segments and parts exist, in order, and its text, whole or as a delta
-/// update. Segments older than the window leave it, as `hlssink2 max-files` removes them.
+/// The live media playlist of one rendition with Low-Latency HLS parts (RFC 8216bis, as
+/// draft-pantos-hls-rfc8216bis-22 has it): what segments and parts exist, in order, and its
+/// text, whole or as a delta update. Segments older than the window leave it, as `hlssink2
+/// max-files` removes them.
 public struct MediaPlaylist: Sendable {
     public struct Part: Sendable, Equatable {
         public var uri: String
