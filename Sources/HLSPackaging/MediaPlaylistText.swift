@@ -23,7 +23,7 @@ extension MediaPlaylist {
         let partsFrom = partsListedFrom
         for segment in listed {
             if segment.afterDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
-            lines.append("#EXT-X-PROGRAM-DATE-TIME:\(PlaylistText.dateTime(segment.programDateTime))")
+            lines.append("#EXT-X-PROGRAM-DATE-TIME:\(ProgramDateTime.text(segment.programDateTime))")
             if segment.sequence >= partsFrom {
                 for part in segment.parts {
                     lines.append("#EXT-X-PART:DURATION=\(PlaylistText.decimal(part.duration)),URI=\(PlaylistText.quoted(part.uri))"

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import Glibc
-
-/// How playlists write numbers and times (RFC 8216bis, 4.2): decimal floats with a fixed
-/// number of places, and `EXT-X-PROGRAM-DATE-TIME` as ISO 8601 in UTC with milliseconds.
+/// How playlists write numbers and strings (RFC 8216bis, 4.2): decimal floats with a fixed
+/// number of places, quoted strings.
 enum PlaylistText {
     /// `value` with `places` decimal places, rounded to nearest, or up where a bound must
     /// hold for every value rounded to nearest (a `PART-TARGET` over its parts' `DURATION`s).
@@ -14,18 +12,6 @@ enum PlaylistText {
         let scaled = UInt64(roundingUp ? (product - 1e-6).rounded(.up) : product.rounded())
         let fraction = String(scaled % unit)
         return "\(scaled / unit).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
-    }
-
-    /// `2026-12-04T04:20:00.125Z` for seconds since 1970 (UTC).
-    static func dateTime(_ seconds: Double) -> String {
-        var whole = time_t(seconds.rounded(.down))
-        let milliseconds = Int(((seconds - Double(whole)) * 1000).rounded(.down))
-        var parts = tm()
-        gmtime_r(&whole, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millis = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
     }
 
     /// A quoted-string attribute value: quotes, CR and LF may not appear in it (4.2).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import Glibc
+import HLSPackaging
 
 /// Rewrites the media playlists hlssink2 renders so players can place each segment in real
 /// time: an `EXT-X-PROGRAM-DATE-TIME` before every segment (hlssink2 writes none before
@@ -52,30 +52,12 @@ public struct PlaylistDating: Sendable {
                 continue
             }
             if line.hasPrefix("#EXTINF:"), index < segments.count {
-                out += "#EXT-X-PROGRAM-DATE-TIME:\(Self.iso8601(dates[segments[index].uri]!))\n"
+                out += "#EXT-X-PROGRAM-DATE-TIME:\(ProgramDateTime.text(dates[segments[index].uri]!))\n"
                 index += 1
             }
             out += line + "\n"
         }
         while out.hasSuffix("\n\n") { out.removeLast() }
         return out
-    }
-
-    /// `2026-11-22T17:26:06.123Z`
-    static func iso8601(_ seconds: Double) -> String {
-        var whole = time_t(seconds.rounded(.down))
-        var millis = Int(((seconds - Double(whole)) * 1000).rounded())
-        if millis == 1000 {
-            whole += 1
-            millis = 0
-        }
-        var parts = tm()
-        gmtime_r(&whole, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))"
-            + "T\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
     }
 }

@@ -87,4 +87,11 @@ struct MediaPlaylistTests {
         let text = playlist.text()
         #expect(text.contains("#EXT-X-DISCONTINUITY-SEQUENCE:1\n") && !text.contains("#EXT-X-DISCONTINUITY\n"))
     }
+
+    /// Dates round to the nearest millisecond, carrying into the second.
+    @Test func programDatesAreUTCToTheNearestMillisecond() {
+        #expect(ProgramDateTime.text(Self.start + 0.125) == "2025-12-04T04:00:00.125Z")
+        #expect(ProgramDateTime.text(Self.start + 59.9996) == "2025-12-04T04:01:00.000Z")
+        #expect(ProgramDateTime.text(Self.start + 0.0004) == "2025-12-04T04:00:00.000Z")
+    }
 }
