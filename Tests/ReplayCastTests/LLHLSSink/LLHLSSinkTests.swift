@@ -122,14 +122,15 @@ struct LLHLSSinkTests {
         #expect(error.source == "ll" && error.text == message, "\(error)")
     }
 
-    /// A second audio pad, or a pad asked for while streaming, is refused: the multivariant
-    /// playlist lists the renditions the element starts with.
-    @Test func padsAreRequestedBeforeStreaming() throws {
+    /// Video pads take the lowest free index, and every pad goes with its release. (A second
+    /// `audio` request is not made here: GStreamer 1.28 reports it as the caller's error, a
+    /// critical, before the element is asked.)
+    @Test func requestPadsAreNumberedAndReleased() throws {
         GStreamerSetup.ensure()
         let sink = try #require(gst_element_factory_make("llhlssink", nil))
         defer { gst_object_unref(sink) }
         let audio = gst_element_request_pad_simple(sink, "audio")
-        #expect(audio != nil && gst_element_request_pad_simple(sink, "audio") == nil)
+        #expect(audio != nil)
         let first = gst_element_request_pad_simple(sink, "video_%u"), second = gst_element_request_pad_simple(sink, "video_%u")
         #expect(first.map { String(cString: rc_object_name($0)) } == "video_0" && second.map { String(cString: rc_object_name($0)) } == "video_1")
         for pad in [audio, first, second].compactMap({ $0 }) {
