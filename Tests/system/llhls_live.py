@@ -24,6 +24,7 @@ Needs Debian's /usr/bin/python3 (python3-gi, python3-selenium); prints the numbe
 checks; exits non-zero on any failure.
 """
 import argparse
+import concurrent.futures
 import datetime
 import functools
 import http.server
@@ -353,48 +354,51 @@ def probe_packets(data_path):
     return len(out), (out[0] if out else "")
 
 
-def check_files(reader, scratch):
+def with_init(scratch, init, name, data):
+    """A file of init + data that ffprobe and ffmpeg read as one fragmented MP4."""
+    path = os.path.join(scratch, name.replace("/", "-") + ".mp4")
+    with open(path, "wb") as f:
+        f.write(init + data)
+    return path
+
+
+def decode(path):
+    """(ffmpeg -xerror's status, frames it decoded, what it printed as errors)."""
+    run = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-xerror", "-i", path, "-map", "0", "-f", "framemd5", "-"],
+                         capture_output=True, text=True, timeout=60)
+    return run.returncode, sum(1 for line in run.stdout.splitlines() if line and not line.startswith("#")), run.stderr.strip()
+
+
+def check_files(reader, scratch, pool):
     reader.fetch("init.mp4")
     init = reader.files.get("init.mp4")
     if not check(f"{reader.name}: init.mp4 is served", init is not None):
         return
-    path = os.path.join(scratch, f"{reader.name}-probe.mp4")
+    fetched = [(key, part) for key, part in sorted(reader.parts.items()) if part["uri"] in reader.files]
+    probes = pool.map(lambda item: probe_packets(with_init(scratch, init, f"{reader.name}-{item[1]['uri']}", reader.files[item[1]["uri"]])), fetched)
     packets, wrong_independent = {}, []
-    for (msn, index), part in sorted(reader.parts.items()):
-        data = reader.files.get(part["uri"])
-        if data is None:
-            continue
-        with open(path, "wb") as f:
-            f.write(init + data)
-        count, flags = probe_packets(path)
-        packets[(msn, index)] = count
+    for ((key, part), (count, flags)) in zip(fetched, probes):
+        packets[key] = count
         if ("K" in flags) != part["independent"]:
             wrong_independent.append(f"{part['uri']}: first packet '{flags}', INDEPENDENT={part['independent']}")
     independent = sum(1 for p in reader.parts.values() if p["independent"])
     check(f"{reader.name}: INDEPENDENT=YES exactly on parts starting with a keyframe", not wrong_independent,
           f"{len(packets)} parts probed, {independent} independent; {wrong_independent[:3]}")
-    whole, decoded, compared = [], [], 0
-    for msn, segment in sorted(reader.segments.items()):
-        data = reader.files.get(segment["uri"])
-        uris = reader.segment_parts.get(msn, [])
-        part_data = [reader.files.get(uri) for uri in uris]
-        if data is None or not part_data or None in part_data:
-            continue
-        compared += 1
-        if b"".join(part_data) != data:
-            whole.append(f"segment {msn}")
-        with open(path, "wb") as f:
-            f.write(init + data)
-        frames = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-xerror", "-i", path, "-map", "0", "-f", "framemd5", "-"],
-                                capture_output=True, text=True, timeout=60)
-        count = sum(1 for line in frames.stdout.splitlines() if line and not line.startswith("#"))
+    complete = [(msn, segment, reader.segment_parts.get(msn, [])) for msn, segment in sorted(reader.segments.items())]
+    complete = [(msn, segment, uris) for msn, segment, uris in complete
+                if segment["uri"] in reader.files and uris and all(uri in reader.files for uri in uris)]
+    whole = [f"segment {msn}" for msn, segment, uris in complete
+             if b"".join(reader.files[uri] for uri in uris) != reader.files[segment["uri"]]]
+    decodes = pool.map(lambda item: decode(with_init(scratch, init, f"{reader.name}-{item[1]['uri']}", reader.files[item[1]["uri"]])), complete)
+    decoded = []
+    for (msn, _, uris), (status, count, errors) in zip(complete, decodes):
         expected = sum(packets.get((msn, i), 0) for i in range(len(uris)))
-        if frames.returncode != 0 or frames.stderr.strip() or count != expected:
-            decoded.append(f"segment {msn}: status {frames.returncode}, {count} frames, {expected} packets in its parts, {frames.stderr.strip()[:200]}")
-    check(f"{reader.name}: each segment is its parts one after the other", compared >= 3 and not whole,
-          f"{compared} segments compared with all their parts fetched live; {whole}")
+        if status != 0 or errors or count != expected:
+            decoded.append(f"segment {msn}: status {status}, {count} frames, {expected} packets in its parts, {errors[:200]}")
+    check(f"{reader.name}: each segment is its parts one after the other", len(complete) >= 3 and not whole,
+          f"{len(complete)} segments compared with all their parts fetched live; {whole}")
     check(f"{reader.name}: each segment decodes (ffmpeg -xerror) into as many frames as its parts' packets",
-          compared >= 3 and not decoded, f"{compared} segments; {decoded[:2]}")
+          len(complete) >= 3 and not decoded, f"{len(complete)} segments; {decoded[:2]}")
 
 
 def check_switch(player, ended):
@@ -520,6 +524,7 @@ def main():
         check_switch(result, ended)
     else:
         print("     hlsdemux2 is not in this GStreamer: not played", flush=True)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2)
     for reader in readers:
         delays = sorted(reader.listing_delays)
         if delays:
@@ -534,7 +539,7 @@ def main():
               reader.ended and len(reader.segment_parts) >= 5
               and all(len(uris) >= 3 for _, uris in sorted(reader.segment_parts.items())[:-1]),
               f"ended {reader.ended}; parts per segment {[len(u) for _, u in sorted(reader.segment_parts.items())]}")
-        check_files(reader, scratch)
+        check_files(reader, scratch, pool)
     server.shutdown()
     timer.cancel()
     if failures:
