@@ -15,6 +15,7 @@ struct BroadcastStatus {
     var meters: [Meter] = []
     var meterMessages = 0
     var segments = 0
+    private var newestSegment: [String: Int] = [:]
     var broadcast = "starting"
     var traffic = BroadcastTraffic()
     var rtmp: [RTMPOutput] = []
@@ -37,8 +38,12 @@ struct BroadcastStatus {
             } else {
                 meters.append(Meter(source: reading.element, reading: reading))
             }
-        case .segmentWritten:
-            segments += 1
+        case .segmentWritten(let segment):
+            // llhlssink's renditions each list a segment of the same number: one is counted.
+            if segment.index > newestSegment[segment.element, default: -1] {
+                newestSegment[segment.element] = segment.index
+                segments += 1
+            }
         case .started, .resumed:
             broadcast = "live"
         case .paused:

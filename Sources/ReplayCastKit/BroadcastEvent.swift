@@ -20,7 +20,7 @@ public enum BroadcastEvent: Sendable, Equatable {
     case meter(MeterReading)
     /// A dualmixer interval (`post-levels=true`).
     case mixerLevels(MixerLevels)
-    /// hlssink2 closed a segment file.
+    /// hlssink2 closed a segment file, or llhlssink listed a complete segment.
     case segmentWritten(HLSSegment)
     /// What an rtmpreconnectsink's connection did.
     case rtmp(RTMPEvent)
@@ -81,14 +81,21 @@ public struct MixerLevels: Sendable, Equatable {
 
 /// A finished HLS segment.
 public struct HLSSegment: Sendable, Equatable {
-    /// The hlssink2 that wrote it.
+    /// The hlssink2 or llhlssink that wrote it.
     public var element: String
     /// The segment file's path.
     public var location: String
-    /// Its number (hlssink2 counts from 0).
+    /// Its number: hlssink2 counts from 0; llhlssink gives the media sequence number, the
+    /// same in every rendition for segments of the same time.
     public var index: Int
     /// Running time at the segment's end.
     public var runningTime: Duration
+    /// llhlssink's rendition (the pad's name, as `video_0`); nil for hlssink2.
+    public var rendition: String? = nil
+    /// Its size in bytes; nil for hlssink2.
+    public var bytes: Int? = nil
+    /// Its duration; nil for hlssink2.
+    public var duration: Duration? = nil
 }
 
 /// rtmpreconnectsink's connection, for the element named `element` publishing to `location`.

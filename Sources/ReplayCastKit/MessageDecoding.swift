@@ -72,6 +72,13 @@ struct MessageDecoding {
             guard var reading = MeterReading(s) else { return nil }
             reading.element = source
             return .meter(reading)
+        case REPLAYCAST_MESSAGE_LLHLSSINK_SEGMENT:
+            return .segmentWritten(HLSSegment(element: source, location: StructureFields.string(s, REPLAYCAST_FIELD_LOCATION) ?? "",
+                                              index: StructureFields.count(s, REPLAYCAST_FIELD_SEQUENCE),
+                                              runningTime: StructureFields.time(s, REPLAYCAST_FIELD_RUNNING_TIME) ?? .zero,
+                                              rendition: StructureFields.string(s, REPLAYCAST_FIELD_RENDITION),
+                                              bytes: StructureFields.count(s, REPLAYCAST_FIELD_BYTES),
+                                              duration: StructureFields.time(s, REPLAYCAST_FIELD_DURATION)))
         case REPLAYCAST_MESSAGE_DUALMIXER_LEVELS:
             return .mixerLevels(mixerLevels(s, source: source))
         case REPLAYCAST_MESSAGE_BROADCAST_STARTED:

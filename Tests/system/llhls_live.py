@@ -504,10 +504,17 @@ def main():
     broadcast.wait(timeout=30)
     log.close()
     with open(log.name) as f:
-        last_line = f.read().strip().splitlines()[-1:]
+        printed = f.read().strip().splitlines()
+    last_line = printed[-1:]
     check("broadcast-llhls ends normally", broadcast.returncode == 0, f"exit {broadcast.returncode} after {ended - started:.1f} s; {last_line}")
     reading.join(timeout=10)
     stop.set()
+    # The status counts llhlssink-segment messages, one per sequence number of any rendition.
+    status = [line for line in printed if line.startswith("status ")][-1:]
+    counted = re.search(r"(\d+) segments", status[0]) if status else None
+    listed = len(set().union(*(reader.segment_parts for reader in readers)))
+    check("the status counts the segments the renditions listed", counted is not None and int(counted.group(1)) == listed,
+          f"status {status}, {listed} sequence numbers read in {', '.join(RENDITIONS)}")
     check("chromium plays the live multivariant playlist (>= 3 s of currentTime while the broadcast runs)", played >= 3.0,
           f"{played:.2f} s played from {arrived - started:.1f} s on; last state {state}")
     try:

@@ -3,12 +3,13 @@
 and the messages the elements really post (names, fields, field types).
 
 As a script: runs volumemeter, dualmixer, replaykitsrc (pause, resume, changes by schedule
-and by the event signal, setup info) and rtmpreconnectsink without a server, and checks
-every message. rtmp_reconnect.py checks the messages that need a server with problems().
+and by the event signal, setup info), rtmpreconnectsink without a server and llhlssink, and
+checks every message. rtmp_reconnect.py checks the messages that need a server with problems().
 """
 import os
 import re
 import sys
+import tempfile
 
 import gi
 
@@ -100,6 +101,11 @@ def main():
     posted += element_messages(
         "videotestsrc num-buffers=30 ! x264enc ! h264parse ! r.video "
         "rtmpreconnectsink name=r location=rtmp://127.0.0.1:9/live/x connect-retries=1 retry-delay=100000000", seconds=5)
+    with tempfile.TemporaryDirectory(prefix="message-reference-") as folder:
+        posted += element_messages(
+            "videotestsrc num-buffers=60 ! video/x-raw,width=64,height=48,framerate=30/1 ! x264enc key-int-max=15 "
+            "! h264parse ! ll.video_0 audiotestsrc num-buffers=90 samplesperbuffer=1024 ! avenc_aac ! aacparse ! ll.audio "
+            f"llhlssink name=ll location={folder} target-duration=1")
     for structure in posted:
         failures += problems(structure, table)
     names = {s.get_name() for s in posted}

@@ -107,6 +107,15 @@ __attribute__((visibility("default"))) const gchar *replaycast_gstreamer_built(v
 #define REPLAYCAST_FIELD_QUEUED "queued"
 #define REPLAYCAST_FIELD_ENCODER "encoder"
 
+/* llhlssink: a rendition's segment is complete and listed in its playlist. rendition
+ * (string: the pad's name), location (string: the segment file), sequence (its media
+ * sequence number), bytes, duration (ns), running-time (ns, at its end); all guint64 but
+ * the strings. */
+#define REPLAYCAST_MESSAGE_LLHLSSINK_SEGMENT "llhlssink-segment"
+#define REPLAYCAST_FIELD_RENDITION "rendition"
+#define REPLAYCAST_FIELD_SEQUENCE "sequence"
+#define REPLAYCAST_FIELD_BYTES "bytes"
+
 G_END_DECLS
 
 #endif

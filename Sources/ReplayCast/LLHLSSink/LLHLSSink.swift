@@ -168,8 +168,9 @@ final class LLHLSSink: SwiftState {
         try rendition.owner.run { try rendition.writePlaylist(reports: reports) }
         DebugLog.llhlssink.log(element, "\(rendition.name): part \(last.sequence).\(last.index)")
         if let segment {
-            DebugLog.llhlssink.debug(element, "\(rendition.name): segment \(last.sequence), \(segment.bytes) bytes in "
+            DebugLog.llhlssink.debug(element, "\(rendition.name): segment \(segment.sequence), \(segment.bytes) bytes in "
                                      + "\(Int((segment.duration * 1000).rounded())) ms")
+            SegmentMessage.post(element, rendition: rendition.name, segment)
         }
         if let multivariant {
             try folder.write(Self.multivariantName, multivariant)

@@ -21,6 +21,9 @@ final class Rendition: @unchecked Sendable {
     /// timeline never goes back, the segment after the jump follows a discontinuity.
     private var offset: UInt64 = 0
     private var lastSequence: UInt64?
+    /// Running time (ns) at the end of the samples added so far: where a segment completed
+    /// by the next sample, or by the end, ends.
+    private var samplesEnd: UInt64 = 0
 
     init(name: String, isVideo: Bool) {
         self.name = name
@@ -34,6 +37,7 @@ final class Rendition: @unchecked Sendable {
         bitrates = nil
         offset = 0
         lastSequence = nil
+        samplesEnd = 0
         gst_segment_init(&segment, GST_FORMAT_TIME)
     }
 
@@ -79,10 +83,20 @@ final class Rendition: @unchecked Sendable {
         }
     }
 
+    /// A segment complete on disk, named in the rendition's folder.
+    struct CompletedSegment {
+        var sequence: UInt64
+        var path: String
+        var bytes: Int
+        var duration: Double
+        /// Running time (ns) at its end.
+        var end: UInt64
+    }
+
     enum Outcome {
         case nothing
         /// A part was written; `segment` when one was completed with it.
-        case part(lastPart: (sequence: UInt64, index: Int), segment: (bytes: Int, duration: Double)?)
+        case part(lastPart: (sequence: UInt64, index: Int), segment: CompletedSegment?)
     }
 
     /// Adds a buffer; its times are its running times, in the track's timescale.
@@ -125,7 +139,10 @@ final class Rendition: @unchecked Sendable {
         }
         guard let added else { throw Refusal.stream("\(name): a buffer that cannot be mapped") }
         let wrote = try added.get()
-        return wrote ? written() : .nothing
+        let outcome = wrote ? written() : .nothing
+        samplesEnd = running + (buffer.pointee.duration == GstClockTime.none
+            ? Timebase.scale(fallback, Timebase.nanosecondsPerSecond, timescale, .nearest) : length)
+        return outcome
     }
 
     /// Ends the rendition: its last part and segment, and the playlist's end.
@@ -146,11 +163,13 @@ final class Rendition: @unchecked Sendable {
 
     private func written() -> Outcome {
         guard let packager, let last = packager.playlist.lastPart else { return .nothing }
-        var completed: (bytes: Int, duration: Double)?
+        var completed: CompletedSegment?
         if let segment = packager.completedSegment, segment.sequence != lastSequence {
             lastSequence = segment.sequence
             bitrates?.add(bytes: segment.bytes, duration: segment.duration)
-            completed = (segment.bytes, segment.duration)
+            completed = CompletedSegment(sequence: segment.sequence,
+                                         path: "\(packager.folder.path)/\(TrackPackager.segmentName(segment.sequence))",
+                                         bytes: segment.bytes, duration: segment.duration, end: samplesEnd)
         }
         return .part(lastPart: last, segment: completed)
     }

@@ -2,6 +2,7 @@
 import CGStreamer
 import CReplayCast
 import Foundation
+import HLSPackaging
 import ReplayCastKit
 import ReplayKitModel
 import Testing
@@ -98,6 +99,32 @@ import Testing
         #expect(entries.count >= 3 && segments.count == entries.count, "\(segments.count) segment events, \(entries.count) in the playlist")
         #expect(segments.allSatisfy { FileManager.default.fileExists(atPath: $0.location) })
         #expect(try await broadcast.stop() == .endOfStream, "a second stop returns the same ending")
+    }
+
+    /// llhlssink's segments arrive as hlssink2's do, with their rendition, size and length:
+    /// one per segment its playlist lists, numbered as the playlist numbers them.
+    @Test func llhlssinkSegmentsArriveWithTheirRendition() async throws {
+        let folder = try temporaryDirectory("kit-llhls")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broadcast = try Broadcast(description: "videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1 "
+                                      + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse ! ll.video_0 "
+                                      + "llhlssink name=ll location=\(folder.path) target-duration=1 playlist-length=0")
+        try await broadcast.start()
+        async let events = Self.collect(broadcast)
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(try await broadcast.stop() == .endOfStream)
+        let playlist = try ReadPlaylist(String(contentsOf: folder.appendingPathComponent("video_0/index.m3u8"), encoding: .utf8))
+        let segments = await events.compactMap { event -> HLSSegment? in if case .segmentWritten(let s) = event { s } else { nil } }
+        #expect(playlist.ended && playlist.segments.count >= 3, "\(playlist.segments.count) segments listed")
+        #expect(segments.map(\.index) == playlist.segments.map { Int($0.sequence) }
+                && segments.allSatisfy { $0.element == "ll" && $0.rendition == "video_0" && ($0.bytes ?? 0) > 0 },
+                "\(segments)")
+        for (event, listed) in zip(segments, playlist.segments) {
+            let seconds = event.duration.map { Double($0.components.attoseconds) / 1e18 + Double($0.components.seconds) } ?? 0
+            #expect(event.location == folder.appendingPathComponent("video_0/\(listed.uri)").path && abs(seconds - listed.duration) < 0.001,
+                    "\(event) for \(listed.uri), \(listed.duration) s")
+        }
+        print("llhlssink through the Kit: \(segments.count) segment events for \(playlist.segments.count) listed segments")
     }
 
     @Test func cancellingTheConsumingTaskStopsThePipeline() async throws {

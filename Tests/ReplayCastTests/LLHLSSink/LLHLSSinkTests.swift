@@ -106,6 +106,37 @@ struct LLHLSSinkTests {
                 "llhlssink \(mine), hlssink2 \(theirs)")
         print("llhlssink, 3 s live: \(reads) playlist reads, no rule broken; \(video.segments.count) segments of \(mine) s "
               + "(hlssink2: \(theirs)); ffprobe: \(counts.sorted())")
+        try Self.expectSegmentMessages(run, ours, peerEnds: run.elementMessages.filter { $0.fields.name == "splitmuxsink-fragment-closed" }
+            .compactMap { $0.fields.uint64("running-time") })
+    }
+
+    /// One llhlssink-segment per segment of each rendition's final playlist, in order, naming
+    /// its file, size and EXTINF; the video's segments end where hlssink2's splitmuxsink
+    /// says its fragments closed, within a frame.
+    static func expectSegmentMessages(_ run: PipelineRun, _ ours: URL, peerEnds: [UInt64]) throws {
+        let messages = run.messages(from: "ll", named: "llhlssink-segment")
+        for rendition in ["video_0", "audio"] {
+            let folder = ours.appendingPathComponent(rendition)
+            let listed = try ReadPlaylist(String(contentsOf: folder.appendingPathComponent("index.m3u8"), encoding: .utf8)).segments
+            let posted = messages.filter { $0["rendition"] == .string(rendition) }
+            #expect(posted.map { $0.uint64("sequence") } == listed.map(\.sequence), "\(rendition): \(posted)")
+            for (message, segment) in zip(posted, listed) {
+                let path = folder.appendingPathComponent(segment.uri).path
+                let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+                let duration = Double(message.uint64("duration") ?? 0) / 1e9
+                #expect(message["location"] == .string(path) && message.uint64("bytes").map(Int.init) == size
+                        && abs(duration - segment.duration) < 0.001, "\(rendition) \(segment.uri), \(size ?? 0) bytes: \(message)")
+            }
+            let ends = posted.compactMap { $0.uint64("running-time") }
+            #expect(ends.count == posted.count && ends == ends.sorted(), "\(rendition): ends \(ends)")
+            if rendition == "video_0" {
+                let far = zip(ends, peerEnds).filter { max($0, $1) - min($0, $1) > 33_333_334 }
+                #expect(ends.count == peerEnds.count && far.isEmpty && (ends.last ?? 0) >= 2_966_666_666,
+                        "video ends \(ends), hlssink2's fragments \(peerEnds)")
+            }
+            print("llhlssink-segment, \(rendition): \(posted.count) messages, as many as the playlist's segments; ends \(ends) ns"
+                  + (rendition == "video_0" ? " (hlssink2's fragments: \(peerEnds))" : ""))
+        }
     }
 
     /// What it cannot do is an error before data flows, naming the element and the value.
