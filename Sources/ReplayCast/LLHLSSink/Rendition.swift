@@ -123,11 +123,17 @@ final class Rendition: @unchecked Sendable {
         let composition = Int32(clamping: Int64(presentation) - Int64(decode))
         decode += offset
         if packager!.end > 0, decode < packager!.end {
-            // A flushing seek took the times back: the rendition goes on a second past what it
-            // wrote, after a gap that ends the segment.
-            let jump = packager!.end + timescale - decode
-            offset += jump
-            decode += jump
+            if packager!.end - decode <= duration / 2 {
+                // Timestamps rounded to the millisecond (Matroska's, FLV's) start a sample
+                // before the last one's exact end: it follows on from there.
+                decode = packager!.end
+            } else {
+                // A flushing seek took the times back: the rendition goes on a second past
+                // what it wrote, after a gap that ends the segment.
+                let jump = packager!.end + timescale - decode
+                offset += jump
+                decode += jump
+            }
         }
         let running = UInt64(gst_segment_to_running_time(&segment, GST_FORMAT_TIME, guint64(dts)))
         let isSync = buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0

@@ -204,6 +204,27 @@ struct LLHLSSinkTests {
                 "\(read.segments.map(\.duration)), after a discontinuity: \(marked)")
     }
 
+    /// Timestamps in whole milliseconds, as matroskademux and flvdemux give them: frames of
+    /// 33.333 ms start up to 0.667 ms before the last one's end. They follow on: 1 s
+    /// segments of 30 frames, no discontinuity, as hlssink2 cuts them.
+    @Test func millisecondTimestampsFollowOn() throws {
+        let folder = try temporaryDirectory("llhlssink-ms").path
+        let harness = try Self.harness(folder: folder)
+        for k in 0..<90 {
+            let pts = UInt64((Double(k) * 1000 / 30).rounded()) * 1_000_000
+            harness.push([UInt8](repeating: 0x40, count: 97), pts: pts, duration: 33_333_333,
+                         flags: k % 30 == 0 ? nil : GST_BUFFER_FLAG_DELTA_UNIT)
+        }
+        harness.pushEOS()
+        harness.waitForSinkEOS()
+        let read = try ReadPlaylist(String(contentsOfFile: "\(folder)/video_0/index.m3u8", encoding: .utf8))
+        let durations = read.segments.map(\.duration)
+        #expect(harness.errors.isEmpty && read.violations() == [] && read.ended, "\(harness.errors)")
+        #expect(durations.count == 3 && durations.allSatisfy { abs($0 - 1) <= 0.002 } && !read.segments.contains(where: \.discontinuity),
+                "segments \(durations), discontinuities at \(read.segments.filter(\.discontinuity).map(\.sequence))")
+        print("millisecond timestamps: segments \(durations) s, none after a discontinuity")
+    }
+
     /// New caps with another picture size while streaming: an error naming both formats.
     @Test func aFormatThatChangesWhileStreamingIsAnErrorNamingIt() throws {
         let harness = try Self.harness()
