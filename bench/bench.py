@@ -6,6 +6,7 @@ ratio is also computed from callgrind instruction counts, which are deterministi
 the marginal count between an N-buffer and a 2N-buffer run, which leaves out start-up costs
 (loading a plugin, building the pipeline) that a long stream does not pay again."""
 import argparse
+import collections
 import contextlib
 import glob
 import os
@@ -24,13 +25,34 @@ from cases import CASES  # noqa: E402
 
 
 # What a case's pipelines may name besides {n}: {url}, the RTMP server of a case with
-# "server": "rtmp", or the SRT receiver's of one with "server": "srt".
+# "server": "rtmp", or the SRT receiver's of one with "server": "srt"; {out}, a folder of
+# its own for a case with "folder": True; {media}, a recording its "media" pipeline made.
 FIELDS = {}
+
+
+# A case's "media" pipeline, and the recordings of n buffers it made (on first use) for
+# its pipelines to read ({media}).
+MEDIA = {"pipeline": None, "made": {}}
 
 
 def text(pipeline, n):
     """A case's pipeline for n buffers: a format string with {n}, or a function of n."""
-    return pipeline(n) if callable(pipeline) else pipeline.format(n=n, **FIELDS)
+    if callable(pipeline):
+        return pipeline(n)
+    fields = dict(FIELDS)
+    if "{media}" in pipeline:
+        fields["media"] = recording(n)
+    return pipeline.format(n=n, **fields)
+
+
+def recording(n):
+    made = MEDIA["made"]
+    if n not in made:
+        path = os.path.join(FIELDS["out"], f"recording-{n}.mkv")
+        subprocess.run(["gst-launch-1.0", "-q"] + shlex.split(MEDIA["pipeline"].format(n=n, file=path)), check=True,
+                       stdout=subprocess.DEVNULL)
+        made[n] = path
+    return made[n]
 
 
 @contextlib.contextmanager
@@ -55,6 +77,24 @@ def server(kind):
             subprocess.run([script, "stop", str(port)], check=True, stdout=subprocess.DEVNULL)
 
 
+@contextlib.contextmanager
+def folder(case):
+    """A folder for what a case's pipelines write ({out}) and the recordings they read,
+    removed after the case."""
+    if not case.get("folder"):
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-out-") as out:
+        FIELDS["out"] = out
+        MEDIA["pipeline"] = case.get("media")
+        try:
+            yield
+        finally:
+            del FIELDS["out"]
+            MEDIA["pipeline"] = None
+            MEDIA["made"].clear()
+
+
 def recorded_frames(recordings, name):
     """Video frames in the server's recording of stream `name` (its last run): a publisher
     that sent less would look cheaper than it is. The SRT receiver records each connection
@@ -72,6 +112,17 @@ def recorded_frames(recordings, name):
     return (probe.stdout.split() or [probe.stderr.strip()])[0].strip(",")
 
 
+def listed(path):
+    """The segments a playlist lists and their seconds: a sink that wrote less would look
+    cheaper than it is."""
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except OSError as error:
+        return f"no playlist ({error.strerror})"
+    durations = [float(line[8:].split(",")[0]) for line in lines if line.startswith("#EXTINF:")]
+    return f"{len(durations)} segments, {sum(durations):.2f} s"
+
+
 def launch(pipeline, n):
     """gst-launch-1.0 for a pipeline; a case may give any other command as {"argv": ...}."""
     if isinstance(pipeline, dict):
@@ -83,10 +134,29 @@ def shown(pipeline, n):
     return " ".join(launch(pipeline, n)) if isinstance(pipeline, dict) else text(pipeline, n)
 
 
+# A case's "hang_after" seconds (callgrind: CALLGRIND_SLOWDOWN times as many), and the
+# runs of each of its pipelines killed for outliving them: a peer that sometimes never ends
+# (hlssink2 1.22, waiting at EOS) is measured on the runs that end.
+HANGS = {"after": None, "killed": collections.Counter()}
+CALLGRIND_SLOWDOWN = 20
+ATTEMPTS = 5
+
+
+def finished(argv, pipeline, n, slowdown=1, **kwargs):
+    """subprocess.run of argv, again when it outlives the case's hang_after, and the wall
+    time of the run that ended."""
+    limit = HANGS["after"] and HANGS["after"] * slowdown
+    for _ in range(ATTEMPTS):
+        start = time.perf_counter()
+        try:
+            return subprocess.run(argv, check=True, timeout=limit, **kwargs), time.perf_counter() - start
+        except subprocess.TimeoutExpired:
+            HANGS["killed"][str(pipeline)] += 1
+    sys.exit(f"bench: {ATTEMPTS} runs in a row outlived {limit} s: {shown(pipeline, n)}")
+
+
 def wall(pipeline, n):
-    start = time.perf_counter()
-    subprocess.run(launch(pipeline, n), check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    return finished(launch(pipeline, n), pipeline, n, stdout=subprocess.DEVNULL)[1]
 
 
 def cpu(pipeline, n):
@@ -99,8 +169,8 @@ def cpu(pipeline, n):
 
 
 def instructions(pipeline, n):
-    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + launch(pipeline, n),
-                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    result, _ = finished(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + launch(pipeline, n), pipeline, n,
+                         slowdown=CALLGRIND_SLOWDOWN, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     match = re.search(r"Collected : (\d+)", result.stderr)
     return int(match.group(1))
 
@@ -122,6 +192,8 @@ def machine():
 
 
 def run_case(case, runs, use_callgrind, recordings=None):
+    HANGS["after"] = case.get("hang_after")
+    HANGS["killed"].clear()
     # A peer outside GStreamer (ffmpeg) brings its own baseline: the same command without it.
     kinds = ("ours", "peer", "baseline") + (("peer_baseline",) if "peer_baseline" in case else ())
     peer_base = "peer_baseline" if "peer_baseline" in case else "baseline"
@@ -151,6 +223,8 @@ def run_case(case, runs, use_callgrind, recordings=None):
     if recordings:
         print(f"   recorded video frames (last run): ours {recorded_frames(recordings, 'ours')}, "
               f"peer {recorded_frames(recordings, 'peer')}, of {n}")
+    for label, path in case.get("playlists", {}).items():
+        print(f"   written (last run), {label}: {listed(path.format(**FIELDS))}")
     if use_callgrind and case.get("callgrind_buffers") is None:
         print(f"   callgrind: not for this case ({case['no_callgrind']})")
     elif use_callgrind:
@@ -165,6 +239,10 @@ def run_case(case, runs, use_callgrind, recordings=None):
         full_ratio = own_ratio(full, peer_base)
         print(f"   own-cost ratio (instructions/buffer) {cg_ratio:.2f}; including start-up at {m} buffers {full_ratio:.2f}")
         result["callgrind"] = cg_ratio
+    for kind in kinds:
+        if killed := HANGS["killed"][str(case[kind])]:
+            print(f"   {kind}: {killed} runs outlived {HANGS['after']} s ({CALLGRIND_SLOWDOWN}x that under callgrind), "
+                  "were killed and run again")
     if case.get("note"):
         sys.stdout.flush()  # the note writes to the same stdout: keep the order when piped
         subprocess.run(case["note"], check=True)
@@ -184,7 +262,7 @@ def main():
     print(f"# ReplayCast bench, {time.strftime('%Y-%m-%d %H:%M')}")
     print(f"# machine: {machine()}")
     for case in selected:
-        with server(case.get("server")) as recordings:
+        with server(case.get("server")) as recordings, folder(case):
             run_case(case, args.runs, not args.no_callgrind, recordings)
 
 
