@@ -141,6 +141,15 @@ def read_playlist(path):
     return durations, "#EXT-X-ENDLIST" in text
 
 
+def send_page(handler, page):
+    """Answers a handler's request with the HTML `page` (bytes)."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/html; charset=utf-8")
+    handler.send_header("Content-Length", str(len(page)))
+    handler.end_headers()
+    handler.wfile.write(page)
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".m3u8": "application/vnd.apple.mpegurl", ".ts": "video/mp2t",
@@ -148,11 +157,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self):  # noqa: N802 - http.server's name
         if self.path == TEST_PAGE:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(PAGE)))
-            self.end_headers()
-            self.wfile.write(PAGE)
+            send_page(self, PAGE)
             return
         super().do_GET()
 
