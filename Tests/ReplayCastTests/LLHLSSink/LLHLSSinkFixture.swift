@@ -9,9 +9,9 @@ extension ElementFixture {
         element: "llhlssink",
         // 1 s of H.264 and AAC into a fresh folder each run, the raw frames observed through the tee.
         stateMatrix: .covered(.init(description: LLHLSSinkTests.ladder(live: false, frames: 30, folder: LLHLSSinkTests.matrixFolder),
-                                    observed: ["out"], buffers: 30, messages: false)),
+                                    observed: ["out"], buffers: 30, messages: true)),
         liveStateMatrix: .covered(.init(description: LLHLSSinkTests.ladder(live: true, frames: 9, folder: LLHLSSinkTests.matrixFolder),
-                                        observed: ["out"], buffers: 9, messages: false)),
+                                        observed: ["out"], buffers: 9, messages: true)),
         // Access units of 97 bytes on its video pad: after the flushes it takes 30 more and
         // ends its playlist with them.
         flushBurst: .covered(.init(
