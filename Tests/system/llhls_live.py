@@ -54,9 +54,10 @@ HELD_BITRATE = 1_200_000
 # Chromium 149's native HLS, stepping up from the 360-wide rendition within its first two
 # seconds of playback, stops with DEMUXER_ERROR_COULD_NOT_PARSE right after fetching the
 # 720-wide rendition's playlist and before any of its media (seen here when the link was
-# held at 1.5 Mb/s for the first 1.5 s; not when held throughout, nor when freed after 6 s).
-# Until that is understood, Chromium is given the element's multivariant playlist with the
-# 720-wide rendition alone, so that it has nothing to switch to; hlsdemux2 plays the ladder.
+# held at 1.5 Mb/s for the first 1.5 s; not when held throughout, nor when freed after 6 s;
+# see docs/llhlssink.md for the likely cause). Chromium is given the element's multivariant
+# playlist with the 720-wide rendition alone, so that it has nothing to switch to;
+# hlsdemux2 plays the ladder.
 MAIN_ONLY = "/__main_only__.m3u8"
 PAGE = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>llhls live</title></head>
