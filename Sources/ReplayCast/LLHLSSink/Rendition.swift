@@ -146,8 +146,7 @@ final class Rendition: @unchecked Sendable {
         guard let added else { throw Refusal.stream("\(name): a buffer that cannot be mapped") }
         let wrote = try added.get()
         let outcome = wrote ? written() : .nothing
-        samplesEnd = running + (buffer.pointee.duration == GstClockTime.none
-            ? Timebase.scale(fallback, Timebase.nanosecondsPerSecond, timescale, .nearest) : length)
+        samplesEnd = running + Timebase.scale(duration, Timebase.nanosecondsPerSecond, timescale, .nearest)
         return outcome
     }
 
