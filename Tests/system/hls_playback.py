@@ -141,13 +141,13 @@ def read_playlist(path):
     return durations, "#EXT-X-ENDLIST" in text
 
 
-def send_page(handler, page):
-    """Answers a handler's request with the HTML `page` (bytes)."""
+def send_body(handler, body, content_type="text/html; charset=utf-8"):
+    """Answers a handler's request with `body` (bytes), an HTML page unless told."""
     handler.send_response(200)
-    handler.send_header("Content-Type", "text/html; charset=utf-8")
-    handler.send_header("Content-Length", str(len(page)))
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(body)))
     handler.end_headers()
-    handler.wfile.write(page)
+    handler.wfile.write(body)
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -157,7 +157,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self):  # noqa: N802 - http.server's name
         if self.path == TEST_PAGE:
-            send_page(self, PAGE)
+            send_body(self, PAGE)
             return
         super().do_GET()
 

@@ -45,7 +45,7 @@ gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
 from checks import check, failures  # noqa: E402
-from hls_playback import Chromium, STATE_JS, send_page, watchdog  # noqa: E402
+from hls_playback import Chromium, STATE_JS, send_body, watchdog  # noqa: E402
 
 RENDITIONS = ("video_0", "video_1", "audio")
 PAGE_PATH = "/__llhls_live__.html"
@@ -81,7 +81,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self):  # noqa: N802 - http.server's name
         if self.path == PAGE_PATH:
-            send_page(self, PAGE)
+            send_body(self, PAGE)
             return
         if self.path == MAIN_ONLY:
             self.send_main_only()
@@ -103,15 +103,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         """index.m3u8 without the variants other than video_0."""
         with open(self.translate_path("/index.m3u8"), encoding="utf-8") as f:
             lines = f.read().splitlines()
-        kept = [line for index, line in enumerate(lines)
-                if not (line.startswith("#EXT-X-STREAM-INF") and lines[index + 1] != "video_0/index.m3u8")
-                and not (index > 0 and lines[index - 1].startswith("#EXT-X-STREAM-INF") and line != "video_0/index.m3u8")]
-        body = ("\n".join(kept) + "\n").encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/vnd.apple.mpegurl")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        # A variant is its EXT-X-STREAM-INF line and the URI line after it.
+        dropped = {index + step for index, line in enumerate(lines) for step in (0, 1)
+                   if line.startswith("#EXT-X-STREAM-INF") and lines[index + 1] != "video_0/index.m3u8"}
+        kept = [line for index, line in enumerate(lines) if index not in dropped]
+        send_body(self, ("\n".join(kept) + "\n").encode(), "application/vnd.apple.mpegurl")
 
     def hold_until(self, ready):
         deadline = time.monotonic() + self.HOLD_SECONDS

@@ -81,21 +81,31 @@ import Testing
         #expect(!broadcast.isRunning)
     }
 
+    /// Live 160x120 H.264, a keyframe every half second, for an HLS sink.
+    static let liveH264 = "videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1 "
+        + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse"
+
+    /// Runs `description` for 2.5 s and stops it, which must end the stream: the broadcast and
+    /// the segments its events reported.
+    static func segmentsWritten(by description: String) async throws -> (Broadcast, [HLSSegment]) {
+        let broadcast = try Broadcast(description: description)
+        try await broadcast.start()
+        async let events = collect(broadcast)
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(try await broadcast.stop() == .endOfStream)
+        let segments = await events.compactMap { event -> HLSSegment? in if case .segmentWritten(let s) = event { s } else { nil } }
+        return (broadcast, segments)
+    }
+
     @Test func stopFinishesTheHLSPlaylist() async throws {
         let folder = try temporaryDirectory("kit-hls")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let broadcast = try Broadcast(description: "videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1 "
-                                      + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse "
-                                      + "! hlssink2 name=hls target-duration=1 playlist-length=0 max-files=0 "
-                                      + "location=\(folder.path)/segment%05d.ts playlist-location=\(folder.path)/playlist.m3u8")
-        try await broadcast.start()
-        async let events = Self.collect(broadcast)
-        try await Task.sleep(for: .milliseconds(2500))
-        #expect(try await broadcast.stop() == .endOfStream)
+        let (broadcast, segments) = try await Self.segmentsWritten(
+            by: Self.liveH264 + " ! hlssink2 name=hls target-duration=1 playlist-length=0 max-files=0 "
+                + "location=\(folder.path)/segment%05d.ts playlist-location=\(folder.path)/playlist.m3u8")
         let playlist = try String(contentsOf: folder.appendingPathComponent("playlist.m3u8"), encoding: .utf8)
         #expect(playlist.contains("#EXT-X-ENDLIST"))
         let entries = playlist.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
-        let segments = await events.compactMap { event -> HLSSegment? in if case .segmentWritten(let s) = event { s } else { nil } }
         #expect(entries.count >= 3 && segments.count == entries.count, "\(segments.count) segment events, \(entries.count) in the playlist")
         #expect(segments.allSatisfy { FileManager.default.fileExists(atPath: $0.location) })
         #expect(try await broadcast.stop() == .endOfStream, "a second stop returns the same ending")
@@ -106,21 +116,15 @@ import Testing
     @Test func llhlssinkSegmentsArriveWithTheirRendition() async throws {
         let folder = try temporaryDirectory("kit-llhls")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let broadcast = try Broadcast(description: "videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1 "
-                                      + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! h264parse ! ll.video_0 "
-                                      + "llhlssink name=ll location=\(folder.path) target-duration=1 playlist-length=0")
-        try await broadcast.start()
-        async let events = Self.collect(broadcast)
-        try await Task.sleep(for: .milliseconds(2500))
-        #expect(try await broadcast.stop() == .endOfStream)
+        let (_, segments) = try await Self.segmentsWritten(
+            by: Self.liveH264 + " ! ll.video_0 llhlssink name=ll location=\(folder.path) target-duration=1 playlist-length=0")
         let playlist = try ReadPlaylist(String(contentsOf: folder.appendingPathComponent("video_0/index.m3u8"), encoding: .utf8))
-        let segments = await events.compactMap { event -> HLSSegment? in if case .segmentWritten(let s) = event { s } else { nil } }
         #expect(playlist.ended && playlist.segments.count >= 3, "\(playlist.segments.count) segments listed")
         #expect(segments.map(\.index) == playlist.segments.map { Int($0.sequence) }
                 && segments.allSatisfy { $0.element == "ll" && $0.rendition == "video_0" && ($0.bytes ?? 0) > 0 },
                 "\(segments)")
         for (event, listed) in zip(segments, playlist.segments) {
-            let seconds = event.duration.map { Double($0.components.attoseconds) / 1e18 + Double($0.components.seconds) } ?? 0
+            let seconds = event.duration?.seconds ?? 0
             #expect(event.location == folder.appendingPathComponent("video_0/\(listed.uri)").path && abs(seconds - listed.duration) < 0.001,
                     "\(event) for \(listed.uri), \(listed.duration) s")
         }

@@ -171,11 +171,13 @@ struct LLHLSSinkTests {
         #expect(rc_element(sink).pointee.numsinkpads == 0)
     }
 
-    /// Pushes frames `range` of 97 bytes at 30 fps, a keyframe every 10.
-    static func frames(_ harness: Harness, _ range: Range<Int>) {
+    /// Pushes frames `range` of 97 bytes lasting 1/30 s, a keyframe every `keyframeEvery`,
+    /// frame k at `pts(k)` (default: exactly k/30 s).
+    static func frames(_ harness: Harness, _ range: Range<Int>, keyframeEvery: Int = 10,
+                       pts: (Int) -> UInt64 = { UInt64($0) * 33_333_333 }) {
         for k in range {
-            harness.push([UInt8](repeating: 0x40, count: 97), pts: UInt64(k) * 33_333_333, duration: 33_333_333,
-                         flags: k % 10 == 0 ? nil : GST_BUFFER_FLAG_DELTA_UNIT)
+            harness.push([UInt8](repeating: 0x40, count: 97), pts: pts(k), duration: 33_333_333,
+                         flags: k % keyframeEvery == 0 ? nil : GST_BUFFER_FLAG_DELTA_UNIT)
         }
     }
 
@@ -210,11 +212,7 @@ struct LLHLSSinkTests {
     @Test func millisecondTimestampsFollowOn() throws {
         let folder = try temporaryDirectory("llhlssink-ms").path
         let harness = try Self.harness(folder: folder)
-        for k in 0..<90 {
-            let pts = UInt64((Double(k) * 1000 / 30).rounded()) * 1_000_000
-            harness.push([UInt8](repeating: 0x40, count: 97), pts: pts, duration: 33_333_333,
-                         flags: k % 30 == 0 ? nil : GST_BUFFER_FLAG_DELTA_UNIT)
-        }
+        Self.frames(harness, 0..<90, keyframeEvery: 30) { UInt64((Double($0) * 1000 / 30).rounded()) * 1_000_000 }
         harness.pushEOS()
         harness.waitForSinkEOS()
         let read = try ReadPlaylist(String(contentsOfFile: "\(folder)/video_0/index.m3u8", encoding: .utf8))
