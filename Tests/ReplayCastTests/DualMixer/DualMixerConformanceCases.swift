@@ -154,9 +154,15 @@ extension InheritedPropertyParityLiveTests {
             + "! audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved"
     }
 
-    /// As pipcompositorStartTimeSelection, on the app input (the mic unlinked: ended).
+    /// As pipcompositorStartTimeSelection, on the app input (the mic unlinked: ended), with a
+    /// latency long enough that the first buffer comes before audiomixer's deadline: a live
+    /// GstAudioAggregator that times out before any buffer set its start takes its segment's
+    /// start (0) as the next output time, whatever the selection (gstaudioaggregator.c).
+    /// audiomixer 1.22 then starts at 0 under `set`, as a run here did when the source's
+    /// first buffer was held 50 ms; with 300 ms it starts at start-time after a 250 ms hold.
     @Test(arguments: selections)
     func dualmixerStartTimeSelection(selection: String, start: UInt64?) throws {
+        let selection = selection + " latency=300000000"
         let outcome = try PeerParity.run(Self.mixer, inputs: [Self.tone(440)], both: selection,
                                          output: "audio/x-raw,format=S16LE,rate=48000,channels=2")
         #expect(outcome.run.error == nil && outcome.run.reachedEOS, "\(outcome.run.error?.description ?? "no EOS")")
